@@ -1,0 +1,21 @@
+module github.com/sessionref-kit/sessionref-kit
+
+go 1.26
+
+require (
+	github.com/cucumber/godog v0.16.0
+	github.com/google/go-cmp v0.7.0
+	gopkg.in/yaml.v3 v3.0.1
+	pgregory.net/rapid v1.3.0
+)
+
+require (
+	github.com/cucumber/gherkin/go/v42 v42.0.0 // indirect
+	github.com/cucumber/messages/go/v34 v34.2.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
+	github.com/hashicorp/go-memdb v1.3.5 // indirect
+	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+)

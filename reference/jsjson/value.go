@@ -1,0 +1,170 @@
+package jsjson
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// A Value is what JSON.parse returns, in Go: nil (null), bool, float64, string (WTF-8, see
+// package jsstring), []any, or *Object. Functions here take and return Values as any.
+type Value = any
+
+// Object is a JavaScript object made by JSON.parse: its keys keep JavaScript's property order
+// (array-index keys ascending, then the others in the order first written), and a key written
+// twice keeps its first place and its last value.
+type Object struct {
+	keys []string
+	m    map[string]any
+}
+
+// NewObject returns an empty Object.
+func NewObject() *Object { return &Object{m: map[string]any{}} }
+
+// Set writes key, as an assignment to a JavaScript object property does.
+func (o *Object) Set(key string, v any) *Object {
+	if o.m == nil {
+		o.m = map[string]any{}
+	}
+	if _, ok := o.m[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.m[key] = v
+	return o
+}
+
+// Get returns the value of key and whether the object has it.
+func (o *Object) Get(key string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.m[key]
+	return v, ok
+}
+
+// Has reports whether the object has key.
+func (o *Object) Has(key string) bool { _, ok := o.Get(key); return ok }
+
+// Len returns the number of keys.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// Keys returns the keys in JavaScript property order (Object.keys).
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	var idx, rest []string
+	for _, k := range o.keys {
+		if _, ok := arrayIndex(k); ok {
+			idx = append(idx, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	if len(idx) == 0 {
+		return append([]string(nil), o.keys...)
+	}
+	sort.Slice(idx, func(i, j int) bool {
+		a, _ := arrayIndex(idx[i])
+		b, _ := arrayIndex(idx[j])
+		return a < b
+	})
+	return append(idx, rest...)
+}
+
+// arrayIndex reports whether k is the canonical decimal form of an integer in [0, 2^32-2]:
+// the keys that JavaScript orders first.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n > 1<<32-2 {
+		return 0, false
+	}
+	return n, true
+}
+
+// Append appends JSON.stringify(v) for a Value. It fails only on a Go value that is not a
+// Value.
+func Append(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case float64:
+		return AppendNumber(dst, x), nil
+	case int:
+		return AppendNumber(dst, float64(x)), nil
+	case string:
+		return AppendString(dst, x), nil
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = Append(dst, e); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case *Object:
+		dst = append(dst, '{')
+		for i, k := range x.Keys() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, k)
+			dst = append(dst, ':')
+			var err error
+			if dst, err = Append(dst, x.m[k]); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	return dst, fmt.Errorf("jsjson: %T is not a JSON value", v)
+}
+
+// Marshal returns JSON.stringify(v) for a Value.
+func Marshal(v any) ([]byte, error) { return Append(nil, v) }
+
+// Clone returns a deep copy of v: structuredClone of a JSON value.
+func Clone(v any) any {
+	switch x := v.(type) {
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = Clone(e)
+		}
+		return c
+	case *Object:
+		c := &Object{keys: append([]string(nil), x.keys...), m: make(map[string]any, len(x.m))}
+		for k, e := range x.m {
+			c.m[k] = Clone(e)
+		}
+		return c
+	}
+	return v
+}
+
+// TypeOf returns JavaScript's typeof for a Value: "object" for null, arrays and objects.
+func TypeOf(v any) string {
+	switch v.(type) {
+	case bool:
+		return "boolean"
+	case float64, int:
+		return "number"
+	case string:
+		return "string"
+	}
+	return "object"
+}
