@@ -1,0 +1,373 @@
+package pairing
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Status is the one verdict a pair gets.
+type Status string
+
+// The verdicts, from good to bad. Only Confirmed counts as confirmed.
+const (
+	// Confirmed: every side still has the hash recorded when a person confirmed the pair.
+	Confirmed Status = "confirmed"
+	// Changed: exactly one side changed since confirmation; the others must be brought along.
+	Changed Status = "changed"
+	// BothChanged: more than one side changed, so no side can be taken as the
+	// reference any more: a person must re-confirm them against each other.
+	BothChanged Status = "both-changed"
+	// Missing: a side named by the record does not exist.
+	Missing Status = "missing"
+	// Malformed: the record cannot be read as a record (bad YAML, a path outside its
+	// folder, a bad hash); nothing about the sides is known.
+	Malformed Status = "malformed"
+	// Unreadable: the record or a side exists but cannot be read: permissions, not a
+	// regular file, or a symbolic link leading out of the repository.
+	Unreadable Status = "unreadable"
+	// Unrecorded: README.<lang>.md files sit beside a README.md, but no record names them.
+	Unrecorded Status = "unrecorded"
+)
+
+// SideState is what happened to one side since confirmation.
+type SideState string
+
+// The states of a side.
+const (
+	SideUnchanged  SideState = "unchanged"
+	SideChanged    SideState = "changed"
+	SideMissing    SideState = "missing"
+	SideUnreadable SideState = "unreadable"
+	SideUnrecorded SideState = "unrecorded"
+)
+
+// Side is one file of a pair. Paths are slash-separated and repository-relative.
+type Side struct {
+	Path     string    `json:"path"`
+	State    SideState `json:"state"`
+	Recorded string    `json:"recorded,omitempty"` // the hash in the record; "" when unrecorded
+	Current  string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
+	Problem  string    `json:"problem,omitempty"`  // why it is missing or unreadable
+}
+
+// Pair is the verdict on one record, or on one set of unrecorded translations.
+type Pair struct {
+	Status Status `json:"status"`
+	// Record is the repository-relative path of the record (which may not exist yet
+	// for an unrecorded pair).
+	Record string `json:"record"`
+	Sides  []Side `json:"sides"`
+	// Message is the one-line explanation printed after the status, with the next step.
+	Message string `json:"message"`
+	// Line is the record line a Malformed verdict points at, 0 when none applies.
+	Line int `json:"line,omitempty"`
+	// Action says what --write did: "rewrote", "created", "unchanged" or "failed".
+	Action string `json:"action,omitempty"`
+	// WriteError explains a failed --write.
+	WriteError string `json:"writeError,omitempty"`
+
+	folder string  // repository-relative folder
+	record *Record // nil unless the record parsed
+}
+
+// OK reports whether the pair is confirmed (and, under --write, was written).
+func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" }
+
+// Label names the pair's sides for output: "docs/README.md <-> docs/README.zh.md".
+func (p Pair) Label() string {
+	var names []string
+	for _, s := range p.Sides {
+		names = append(names, s.Path)
+	}
+	if len(names) == 0 {
+		return p.Record
+	}
+	return strings.Join(names, " <-> ")
+}
+
+// Has reports whether the pair has a side at the repository-relative path rel.
+func (p Pair) Has(rel string) bool {
+	for _, s := range p.Sides {
+		if s.Path == rel {
+			return true
+		}
+	}
+	return false
+}
+
+func join(folder, name string) string {
+	if folder == "." || folder == "" {
+		return name
+	}
+	return path.Join(folder, name)
+}
+
+// CheckFolder returns the verdicts for the repository-relative folder: one for its
+// record, if any, and one for translations beside README.md that no record names.
+// A malformed or unreadable record hides the second: what it names is unknown.
+func (r *Repo) CheckFolder(folder string) []Pair {
+	recRel := join(folder, RecordName)
+	var out []Pair
+	named := map[string]bool{}
+	recAbs := r.Abs(recRel)
+	_, lerr := os.Lstat(recAbs)
+	hasRecord := lerr == nil
+	if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
+		return []Pair{{Status: Unreadable, Record: recRel, folder: folder,
+			Message: fmt.Sprintf("%s cannot be read: %s", recRel, plainErr(lerr))}}
+	}
+	if hasRecord {
+		p := r.checkRecord(folder, recRel)
+		out = append(out, p)
+		if p.record == nil {
+			return out
+		}
+		for _, e := range p.record.Entries {
+			named[e.Name] = true
+		}
+	}
+	if u, ok := r.unrecorded(folder, named, hasRecord); ok {
+		out = append(out, u)
+	}
+	return out
+}
+
+// readRecord reads a record after checking that it, through any symbolic links,
+// stays inside the repository and is a regular file.
+func (r *Repo) readRecord(recRel string) ([]byte, error) {
+	abs, err := r.resolve(recRel)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", describeMode(info.Mode()))
+	}
+	f, err := openForHash(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// A record is a few lines; refuse something absurd rather than read it all.
+	const limit = 1 << 20
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("larger than %d bytes: not a record", limit)
+	}
+	return data, nil
+}
+
+// errOutside marks a path that leads out of the repository through a symbolic link.
+var errOutside = errors.New("symbolic link leads outside the repository")
+
+// resolve returns the absolute path of rel with symbolic links followed, or an error
+// if that leaves the repository. A missing file resolves to an fs.ErrNotExist error.
+func (r *Repo) resolve(rel string) (string, error) {
+	abs := r.Abs(rel)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if !r.inside(real) {
+		return "", fmt.Errorf("%w (to %s)", errOutside, real)
+	}
+	return real, nil
+}
+
+func (r *Repo) checkRecord(folder, recRel string) Pair {
+	p := Pair{Record: recRel, folder: folder}
+	data, err := r.readRecord(recRel)
+	if err != nil {
+		p.Status = Unreadable
+		p.Message = fmt.Sprintf("%s cannot be read: %s", recRel, plainErr(err))
+		return p
+	}
+	rec, err := ParseRecord(data, r.Format)
+	if err != nil {
+		p.Status = Malformed
+		var re *RecordError
+		if errors.As(err, &re) {
+			p.Line = re.Line
+		}
+		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", recRel, err)
+		return p
+	}
+	p.record = rec
+	var changed, missing, unreadable []string
+	for _, e := range rec.Entries {
+		s := Side{Path: join(folder, e.Name), Recorded: e.Hash}
+		h, err := r.hashSide(s.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.State, s.Problem = SideMissing, plainErr(err)
+			missing = append(missing, s.Path)
+		case err != nil:
+			s.State, s.Problem = SideUnreadable, plainErr(err)
+			unreadable = append(unreadable, s.Path+" cannot be read: "+s.Problem)
+		case h == e.Hash:
+			s.State, s.Current = SideUnchanged, h
+		default:
+			s.State, s.Current = SideChanged, h
+			changed = append(changed, s.Path)
+		}
+		p.Sides = append(p.Sides, s)
+	}
+	writeHint := "verify-translation-pairing --write " + p.Sides[0].Path
+	switch {
+	case len(missing) > 0:
+		p.Status = Missing
+		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
+			list(missing), isAre(missing), recRel)
+	case len(unreadable) > 0:
+		p.Status = Unreadable
+		p.Message = strings.Join(unreadable, "; ")
+	case len(changed) == 0:
+		p.Status = Confirmed
+		p.Message = fmt.Sprintf("%s (%s)", p.Label(), recRel)
+	case len(changed) == 1:
+		p.Status = Changed
+		var others []string
+		for _, s := range p.Sides {
+			if s.State == SideUnchanged {
+				others = append(others, s.Path)
+			}
+		}
+		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s",
+			changed[0], list(others), writeHint)
+	default:
+		p.Status = BothChanged
+		adverb := ""
+		if len(changed) == len(p.Sides) {
+			adverb = "both "
+			if len(changed) > 2 {
+				adverb = "all "
+			}
+		}
+		p.Message = fmt.Sprintf("%s %schanged since confirmation; re-confirm they match, then re-record with: %s",
+			list(changed), adverb, writeHint)
+	}
+	return p
+}
+
+// hashSide hashes a side after checking that it stays inside the repository.
+func (r *Repo) hashSide(rel string) (string, error) {
+	abs, err := r.resolve(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
+				return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
+			}
+		}
+		return "", err
+	}
+	return HashFile(r.Format, abs)
+}
+
+// unrecorded finds README.<lang>.md files beside README.md that no record names.
+func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) (Pair, bool) {
+	entries, err := os.ReadDir(r.Abs(folder))
+	if err != nil {
+		return Pair{}, false
+	}
+	hasBase := false
+	var extra []string
+	for _, e := range entries {
+		switch {
+		case e.Name() == BaseName:
+			hasBase = true
+		case IsTranslationName(e.Name()) && !named[e.Name()]:
+			extra = append(extra, e.Name())
+		}
+	}
+	if !hasBase || len(extra) == 0 {
+		return Pair{}, false
+	}
+	sort.Strings(extra)
+	recRel := join(folder, RecordName)
+	p := Pair{Status: Unrecorded, Record: recRel, folder: folder}
+	names := extra
+	if !named[BaseName] {
+		names = append([]string{BaseName}, extra...)
+	}
+	var paths []string
+	for _, n := range names {
+		s := Side{Path: join(folder, n), State: SideUnrecorded}
+		if h, err := r.hashSide(s.Path); err == nil {
+			s.Current = h
+		} else {
+			s.Problem = plainErr(err)
+		}
+		p.Sides = append(p.Sides, s)
+	}
+	for _, n := range extra {
+		paths = append(paths, join(folder, n))
+	}
+	base := join(folder, BaseName)
+	if hasRecord {
+		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: verify-translation-pairing --write %s",
+			list(paths), isAre(paths), recRel, pronoun(paths, "it matches", "they match"), base,
+			pronoun(paths, "it", "them"), paths[0])
+	} else {
+		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: verify-translation-pairing --write %s",
+			list(paths), isAre(paths), base, recRel, paths[0])
+	}
+	return p, true
+}
+
+func list(items []string) string {
+	switch len(items) {
+	case 0:
+		return "nothing"
+	case 1:
+		return items[0]
+	case 2:
+		return items[0] + " and " + items[1]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func pronoun(items []string, one, many string) string {
+	if len(items) == 1 {
+		return one
+	}
+	return many
+}
+
+func isAre(items []string) string {
+	if len(items) == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// plainErr turns an error into a short reason without the path that the message
+// around it already names: "permission denied", not "open /x/y: permission denied".
+func plainErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if strings.Contains(err.Error(), "symbolic link") {
+			return err.Error()
+		}
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}

@@ -1,0 +1,85 @@
+package pairing
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitRepo makes a real git repository in a temporary folder, with the given object
+// format ("" for git's default), and returns its root.
+func gitRepo(t *testing.T, format ObjectFormat) string {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"init", "-q"}
+	if format != "" {
+		args = append(args, "--object-format="+string(format))
+	}
+	git(t, dir, args...)
+	git(t, dir, "config", "user.email", "t@example.com")
+	git(t, dir, "config", "user.name", "t")
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFile(t *testing.T, path string, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const seedDir = "../../../shared/seed/dsh-session-reference-0.0.1-rc.1"
+
+// seed returns the seed package folder, skipping when this checkout has no shared/.
+func seed(t *testing.T) string {
+	t.Helper()
+	for _, d := range []string{seedDir, "/work/shared/seed/dsh-session-reference-0.0.1-rc.1"} {
+		if _, err := os.Stat(filepath.Join(d, RecordName)); err == nil {
+			return d
+		}
+	}
+	t.Skip("shared/seed is not beside this checkout")
+	return ""
+}
+
+// copySeed copies the seed's README pair and record into dir.
+func copySeed(t *testing.T, dir string) {
+	t.Helper()
+	src := seed(t)
+	for _, n := range []string{BaseName, "README.zh.md", RecordName} {
+		b, err := os.ReadFile(filepath.Join(src, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, n), string(b))
+	}
+}

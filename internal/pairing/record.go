@@ -1,0 +1,291 @@
+package pairing
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Entry is one side of a record: a file name in the record's folder and its hash
+// as of the last confirmed state.
+type Entry struct {
+	Name string
+	Hash string
+	// Line and Column locate the hash in the record (1-based, Column in characters),
+	// so a rewrite can replace exactly those bytes and nothing else.
+	Line, Column int
+}
+
+// Record is a parsed README.i18n.yaml: a flat YAML mapping from file names to git
+// blob hashes, in the order the file lists them.
+type Record struct {
+	Entries []Entry
+	data    []byte
+	flow    bool // written as {a: b, …}: new sides cannot simply be appended as lines
+	indent  int  // column of the first key, for appended lines
+}
+
+// RecordError reports a malformed record: where (Line, 0 when unknown) and why.
+type RecordError struct {
+	Line int
+	Msg  string
+}
+
+// Error formats the problem with its line, when known: "line 3: …".
+func (e *RecordError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+func recordErr(line int, format string, args ...any) error {
+	return &RecordError{Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+var (
+	yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	hexHash  = regexp.MustCompile(`^[0-9a-f]+$`)
+)
+
+// ParseRecord parses and validates a record whose hashes must be of format f.
+// It guesses nothing: anything but a single flat mapping of at least two distinct
+// file names, each beside the record, to lowercase hexadecimal hashes of the right
+// length is reported as a *RecordError.
+func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
+	if !utf8.Valid(data) {
+		return nil, recordErr(0, "not valid UTF-8")
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, recordErr(0, "empty record: expected lines like \"README.md: <hash>\"")
+		}
+		return nil, yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, recordErr(extra.Line, "more than one YAML document")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, recordErr(0, "empty record: expected lines like \"README.md: <hash>\"")
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return nil, recordErr(m.Line, "expected a mapping of file names to hashes, found %s", kindName(m))
+	}
+	rec := &Record{data: data, flow: m.Style&yaml.FlowStyle != 0}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || k.Anchor != "" {
+			return nil, recordErr(k.Line, "a key must be a plain file name, found %s", kindName(k))
+		}
+		if err := checkName(k.Value); err != nil {
+			return nil, recordErr(k.Line, "%q %s", k.Value, err)
+		}
+		if prev, dup := seen[k.Value]; dup {
+			return nil, recordErr(k.Line, "%q is listed twice (first on line %d)", k.Value, prev)
+		}
+		seen[k.Value] = k.Line
+		if v.Kind != yaml.ScalarNode || v.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.Anchor != "" {
+			return nil, recordErr(v.Line, "the hash of %q must be a single hexadecimal string, found %s", k.Value, kindName(v))
+		}
+		if err := checkHash(v.Value, f); err != nil {
+			return nil, recordErr(v.Line, "the hash of %q %s", k.Value, err)
+		}
+		if i == 0 {
+			rec.indent = k.Column - 1
+		}
+		rec.Entries = append(rec.Entries, Entry{Name: k.Value, Hash: v.Value, Line: v.Line, Column: v.Column})
+	}
+	if len(rec.Entries) < 2 {
+		return nil, recordErr(m.Line, "a record pairs at least two files, found %d", len(rec.Entries))
+	}
+	return rec, nil
+}
+
+// checkName accepts only a file name in the record's own folder: no separators, no
+// "..", nothing absolute. A record that could name ../x or /etc/x would let a hash
+// check, and a --write, reach outside the folder a reviewer is looking at.
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("is not a file name")
+	case name == "." || name == ".." || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) ||
+		strings.HasPrefix(name, "../") || strings.HasPrefix(name, `..\`) || (len(name) > 1 && name[1] == ':'):
+		return errors.New("names a path outside the record's folder")
+	case strings.ContainsAny(name, `/\`):
+		return errors.New("is a path: a record names files in its own folder only")
+	case name == RecordName:
+		return errors.New("is the record itself")
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return errors.New("contains control characters")
+	}
+	return nil
+}
+
+func checkHash(h string, f ObjectFormat) error {
+	if !hexHash.MatchString(h) {
+		return fmt.Errorf("must be lowercase hexadecimal, found %q", h)
+	}
+	want := f.HexLen()
+	if len(h) == want {
+		return nil
+	}
+	switch len(h) {
+	case SHA1.HexLen():
+		return fmt.Errorf("is a SHA-1 hash but this repository uses %s: delete the record and re-record with --write", f)
+	case SHA256.HexLen():
+		return fmt.Errorf("is a SHA-256 hash but this repository uses %s: delete the record and re-record with --write", f)
+	}
+	return fmt.Errorf("has %d hexadecimal digits, want %d (%s)", len(h), want, f)
+}
+
+func yamlError(err error) error {
+	msg := err.Error()
+	for _, line := range strings.Split(msg, "\n") {
+		if m := yamlLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			var n int
+			fmt.Sscan(m[1], &n)
+			return &RecordError{Line: n, Msg: "not valid YAML: " + m[2]}
+		}
+	}
+	return &RecordError{Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+func kindName(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.AliasNode:
+		return "an alias"
+	case n.Anchor != "":
+		return "an anchor"
+	case n.Style&yaml.TaggedStyle != 0:
+		return "an explicitly tagged value"
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return "a block scalar"
+	case n.Kind == yaml.ScalarNode:
+		return fmt.Sprintf("the value %q", n.Value)
+	}
+	return "something else"
+}
+
+// Hash returns the recorded hash of name, or "" when the record does not list it.
+func (r *Record) Hash(name string) string {
+	for _, e := range r.Entries {
+		if e.Name == name {
+			return e.Hash
+		}
+	}
+	return ""
+}
+
+// Rewrite returns the record's bytes with every listed side's hash replaced by
+// hashes[name] and the sides in add appended, in order. Comments, blank lines,
+// quoting and key order stay byte for byte; only the hash characters change. The
+// result is parsed back and compared before it is returned, so a rewrite that would
+// not read back as intended is an error, never a file.
+func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) ([]byte, error) {
+	lines := bytes.SplitAfter(r.data, []byte("\n"))
+	// Replace from the end of each line backwards so earlier offsets stay valid.
+	entries := append([]Entry(nil), r.Entries...)
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		h, ok := hashes[e.Name]
+		if !ok {
+			h = e.Hash
+		}
+		if e.Line < 1 || e.Line > len(lines) {
+			return nil, fmt.Errorf("cannot locate the hash of %q", e.Name)
+		}
+		line := lines[e.Line-1]
+		off := 0
+		if e.Line == 1 {
+			off = len(bytes.TrimPrefix(line, []byte("\ufeff")))
+			off = len(line) - off
+		}
+		for col := 1; col < e.Column && off < len(line); col++ {
+			_, size := utf8.DecodeRune(line[off:])
+			off += size
+		}
+		if off < len(line) && (line[off] == '"' || line[off] == '\'') {
+			off++
+		}
+		if !bytes.HasPrefix(line[off:], []byte(e.Hash)) {
+			return nil, fmt.Errorf("cannot locate the hash of %q on line %d", e.Name, e.Line)
+		}
+		var b []byte
+		b = append(b, line[:off]...)
+		b = append(b, h...)
+		b = append(b, line[off+len(e.Hash):]...)
+		lines[e.Line-1] = b
+	}
+	out := bytes.Join(lines, nil)
+	if len(add) > 0 {
+		if r.flow {
+			return nil, errors.New("the record is written in flow style ({…}); add the new side by hand or rewrite it one \"name: hash\" per line")
+		}
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		for _, e := range add {
+			out = append(out, strings.Repeat(" ", r.indent)...)
+			out = append(out, e.Name+": "+e.Hash+"\n"...)
+		}
+	}
+	// Read the result back: it must list exactly the intended sides and hashes.
+	want := map[string]string{}
+	var order []string
+	for _, e := range r.Entries {
+		want[e.Name] = e.Hash
+		if h, ok := hashes[e.Name]; ok {
+			want[e.Name] = h
+		}
+		order = append(order, e.Name)
+	}
+	for _, e := range add {
+		want[e.Name] = e.Hash
+		order = append(order, e.Name)
+	}
+	back, err := ParseRecord(out, f)
+	if err != nil {
+		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
+	}
+	if len(back.Entries) != len(order) {
+		return nil, errors.New("the rewritten record would not read back with the same sides")
+	}
+	for i, e := range back.Entries {
+		if e.Name != order[i] || e.Hash != want[e.Name] {
+			return nil, fmt.Errorf("the rewritten record would not read back as intended (side %q)", e.Name)
+		}
+	}
+	return out, nil
+}
+
+// NewRecord returns the bytes of a fresh record for entries, in the given order,
+// under a short header that says what the file is and how to refresh it. hint is
+// the repository-relative path of a side, for the re-record command in the header.
+func NewRecord(entries []Entry, hint string) []byte {
+	var b strings.Builder
+	b.WriteString("# Translation-pair record: the git blob hash of each side as of the last state a\n")
+	b.WriteString("# person confirmed consistent. Both languages carry equal authority; after editing\n")
+	b.WriteString("# either side, bring the other along and re-record with:\n")
+	b.WriteString("#   verify-translation-pairing --write " + hint + "\n")
+	for _, e := range entries {
+		b.WriteString(e.Name + ": " + e.Hash + "\n")
+	}
+	return []byte(b.String())
+}

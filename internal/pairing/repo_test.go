@@ -1,0 +1,119 @@
+package pairing
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFindRepo(t *testing.T) {
+	t.Run("subfolder of a sha256 repository", func(t *testing.T) {
+		root := gitRepo(t, SHA256)
+		sub := filepath.Join(root, "a", "b")
+		os.MkdirAll(sub, 0o755)
+		repo, err := FindRepo(sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repo.Root != root || repo.Format != SHA256 {
+			t.Errorf("got root %s format %s, want %s sha256", repo.Root, repo.Format, root)
+		}
+	})
+	t.Run("linked worktree of a sha256 repository", func(t *testing.T) {
+		root := gitRepo(t, SHA256)
+		writeFile(t, filepath.Join(root, "README.md"), "x\n")
+		git(t, root, "add", ".")
+		git(t, root, "commit", "-q", "-m", "init")
+		wt := filepath.Join(t.TempDir(), "wt")
+		git(t, root, "worktree", "add", "-q", wt)
+		wt, _ = filepath.EvalSymlinks(wt)
+		repo, err := FindRepo(wt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repo.Root != wt || repo.Format != SHA256 {
+			t.Errorf("got root %s format %s, want %s sha256", repo.Root, repo.Format, wt)
+		}
+		got, _ := HashFile(repo.Format, filepath.Join(wt, "README.md"))
+		if want := git(t, wt, "hash-object", "README.md"); got != want {
+			t.Errorf("hash in worktree %s, git %s", got, want)
+		}
+	})
+	t.Run("gitdir file with a relative path", func(t *testing.T) {
+		base := t.TempDir()
+		gitDir := filepath.Join(base, "modules", "sub")
+		writeFile(t, filepath.Join(gitDir, "config"), "[core]\n\trepositoryformatversion = 1\n[Extensions]\n\tObjectFormat = \"sha256\" ; comment\n")
+		work := filepath.Join(base, "work")
+		writeFile(t, filepath.Join(work, ".git"), "gitdir: ../modules/sub\n")
+		repo, err := FindRepo(work)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repo.Format != SHA256 {
+			t.Errorf("format %s, want sha256", repo.Format)
+		}
+	})
+	t.Run("outside git", func(t *testing.T) {
+		dir := t.TempDir()
+		repo, err := FindRepo(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repo.Format != SHA1 || repo.GitDir != "" {
+			t.Errorf("got %+v, want SHA-1 and no git dir", repo)
+		}
+	})
+	t.Run("unknown object format", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, ".git", "config"), "[extensions]\n\tobjectformat = sha512\n")
+		if _, err := FindRepo(dir); err == nil {
+			t.Error("want an error for sha512")
+		}
+	})
+	t.Run("broken gitdir file", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, ".git"), "nonsense\n")
+		if _, err := FindRepo(dir); err == nil {
+			t.Error("want an error for a .git file without gitdir:")
+		}
+	})
+}
+
+func TestGitConfigValue(t *testing.T) {
+	tests := []struct {
+		config string
+		want   string
+		ok     bool
+	}{
+		{"[extensions]\n\tobjectformat = sha256\n", "sha256", true},
+		{"[EXTENSIONS]\nObjectFormat=sha256 # trailing\n", "sha256", true},
+		{"[extensions]\nobjectformat = sha1\n[extensions]\nobjectformat = sha256\n", "sha256", true},
+		{"[extensions \"x\"]\nobjectformat = sha256\n", "", false},
+		{"[core]\nobjectformat = sha256\n", "", false},
+		{"# [extensions]\n; objectformat = sha256\n", "", false},
+		{"[extensions]\n\tobjectformat = \"sha256\"\n", "sha256", true},
+		{"[extensions] objectformat = sha256\n", "sha256", true},
+	}
+	for _, tt := range tests {
+		got, ok := gitConfigValue([]byte(tt.config), "extensions", "objectformat")
+		if diff := cmp.Diff([]any{tt.want, tt.ok}, []any{got, ok}); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.config, diff)
+		}
+	}
+}
+
+func TestIsTranslationName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"README.zh.md": true, "README.ja.md": true, "README.zh-CN.md": true, "README.zh_Hans.md": true,
+		"README.pt-BR.md": true, "README.es-419.md": true, "README.en.md": true,
+		"README.md": false, "README.old.md": false, "README.v2.md": false, "README.xx.md": false,
+		"README.ZH.md": false, "readme.zh.md": false, "README.zh.txt": false, "README.i18n.yaml": false,
+		"README.dev.md": false,
+	} {
+		if got := IsTranslationName(name); got != want {
+			t.Errorf("IsTranslationName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

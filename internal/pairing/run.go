@@ -1,0 +1,231 @@
+package pairing
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+)
+
+// ReportVersion is the version of the Report JSON schema. It changes only when a
+// field changes meaning or goes away; new fields may appear within a version.
+const ReportVersion = 1
+
+// Report is the result of a run, the document `--json` prints.
+type Report struct {
+	Version      int          `json:"version"`
+	Root         string       `json:"root"`
+	ObjectFormat ObjectFormat `json:"objectFormat"`
+	Discovery    Discovery    `json:"discovery"`
+	Write        bool         `json:"write"`
+	Pairs        []Pair       `json:"pairs"`
+	Summary      Summary      `json:"summary"`
+}
+
+// Summary counts the verdicts.
+type Summary struct {
+	Pairs        int            `json:"pairs"`
+	Confirmed    int            `json:"confirmed"`
+	NotConfirmed int            `json:"notConfirmed"`
+	ByStatus     map[Status]int `json:"byStatus"`
+}
+
+// OK reports whether every pair is confirmed.
+func (r *Report) OK() bool { return r.Summary.NotConfirmed == 0 }
+
+// Options says what a run checks and whether it writes.
+type Options struct {
+	// Dir is the folder relative Paths are taken from; "" means the current one.
+	Dir string
+	// Paths name records or sides of pairs; none means every pair in the repository.
+	Paths []string
+	// Write re-records the current hashes of the named pairs (Paths must not be empty).
+	Write bool
+}
+
+// UsageError is a mistake in what the user asked for (exit status 2), as opposed to
+// a pair that is not confirmed (exit status 1).
+type UsageError struct{ Msg string }
+
+// Error returns the message to show the user.
+func (e *UsageError) Error() string { return e.Msg }
+
+func usageErr(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Run checks, and with Options.Write re-records, the pairs of the repository. It
+// returns a *UsageError for a bad request; every problem with a pair is a verdict
+// in the report, never an error.
+func (r *Repo) Run(o Options) (*Report, error) {
+	rep := &Report{Version: ReportVersion, Root: r.Root, ObjectFormat: r.Format, Write: o.Write, Pairs: []Pair{}}
+	if o.Write && len(o.Paths) == 0 {
+		return nil, usageErr("--write needs the pair to re-record: name its record or one of its sides (re-recording every pair at once would confirm what nobody checked)")
+	}
+	var folders []string
+	selected := map[string][]Pair{}
+	if len(o.Paths) == 0 {
+		dirs, how, err := r.Discover()
+		if err != nil {
+			return nil, err
+		}
+		rep.Discovery = how
+		for _, d := range dirs {
+			selected[d] = r.CheckFolder(d)
+			folders = append(folders, d)
+		}
+	} else {
+		rep.Discovery = DiscoveryArgs
+		base := o.Dir
+		if base == "" {
+			var err error
+			if base, err = os.Getwd(); err != nil {
+				return nil, err
+			}
+		}
+		checked := map[string][]Pair{}
+		for _, arg := range o.Paths {
+			folder, pick, err := r.selectArg(base, arg, checked)
+			if err != nil {
+				return nil, err
+			}
+			if _, seen := selected[folder]; !seen {
+				folders = append(folders, folder)
+			}
+			for _, p := range pick {
+				if !hasPair(selected[folder], p) {
+					selected[folder] = append(selected[folder], p)
+				}
+			}
+		}
+	}
+	for _, folder := range folders {
+		pairs := selected[folder]
+		if o.Write {
+			pairs = r.writeFolder(folder, pairs)
+		}
+		rep.Pairs = append(rep.Pairs, pairs...)
+	}
+	rep.Summary.ByStatus = map[Status]int{}
+	for i := range rep.Pairs {
+		p := &rep.Pairs[i]
+		if p.Sides == nil {
+			p.Sides = []Side{}
+		}
+		rep.Summary.Pairs++
+		rep.Summary.ByStatus[p.Status]++
+		if p.OK() {
+			rep.Summary.Confirmed++
+		} else {
+			rep.Summary.NotConfirmed++
+		}
+	}
+	return rep, nil
+}
+
+func hasPair(ps []Pair, p Pair) bool {
+	for _, q := range ps {
+		if q.Record == p.Record && q.Status == p.Status && q.Label() == p.Label() {
+			return true
+		}
+	}
+	return false
+}
+
+// writeFolder writes one folder's selected pairs and returns the fresh verdicts of
+// what it wrote, so the output shows the state on disk, not the intent.
+func (r *Repo) writeFolder(folder string, pairs []Pair) []Pair {
+	action, err := r.write(folder, pairs)
+	if err != nil {
+		for i := range pairs {
+			pairs[i].Action, pairs[i].WriteError = "failed", err.Error()
+		}
+		return pairs
+	}
+	var out []Pair
+	for _, p := range r.CheckFolder(folder) {
+		if p.Status == Unrecorded && !anyUnrecorded(pairs) {
+			continue // translations the user did not name stay as they were, unreported
+		}
+		if p.Status != Unrecorded {
+			p.Action = action
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func anyUnrecorded(ps []Pair) bool {
+	for _, p := range ps {
+		if p.Status == Unrecorded {
+			return true
+		}
+	}
+	return false
+}
+
+// selectArg finds the verdicts an argument names: a record, or a side of a pair.
+func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, []Pair, error) {
+	if arg == "" {
+		return "", nil, usageErr("an empty path is not a record or a side of a pair")
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	// Resolve the folder's symbolic links (the file itself may be missing, or be
+	// a link, which the check reports), then insist on staying in the repository.
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return "", nil, usageErr("%s: no such folder", arg)
+	}
+	abs := filepath.Join(dir, filepath.Base(p))
+	if !r.inside(abs) || abs == r.Root {
+		return "", nil, usageErr("%s is outside the repository (%s)", arg, r.Root)
+	}
+	rel := r.Rel(abs)
+	folder, name := path.Split(rel)
+	folder = path.Clean(folder)
+	pairs, ok := checked[folder]
+	if !ok {
+		pairs = r.CheckFolder(folder)
+		checked[folder] = pairs
+	}
+	_, statErr := os.Lstat(abs)
+	if name == RecordName {
+		if errors.Is(statErr, fs.ErrNotExist) {
+			return "", nil, usageErr("%s: no such record", arg)
+		}
+		for _, p := range pairs {
+			if p.Status != Unrecorded {
+				return folder, []Pair{p}, nil
+			}
+		}
+	}
+	var pick []Pair
+	for _, p := range pairs {
+		if p.Has(rel) {
+			pick = append(pick, p)
+		}
+	}
+	if len(pick) == 0 && (name == BaseName || IsTranslationName(name)) {
+		// A malformed or unreadable record names nothing we can read; its verdict
+		// is the answer for every README in its folder.
+		for _, p := range pairs {
+			if p.Status == Malformed || p.Status == Unreadable && p.record == nil {
+				pick = append(pick, p)
+			}
+		}
+	}
+	if len(pick) > 0 {
+		return folder, pick, nil
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		return "", nil, usageErr("%s: no such file, and no %s beside it names it", arg, RecordName)
+	}
+	return "", nil, usageErr("%s is not a side of a translation pair: no %s beside it names it, and it is not %s or a README.<lang>.md beside %s",
+		arg, RecordName, BaseName, BaseName)
+}
