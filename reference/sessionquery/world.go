@@ -29,6 +29,8 @@ type World struct {
 	calls      int
 	onFirst    func()
 	others     int
+	holdID     *string
+	held       bool
 	completed  chan struct{}
 }
 
@@ -251,9 +253,15 @@ func optString(o *jsjson.Object, key, where string) (*string, error) {
 // CancelOnFirstCall makes the World's first query call stay pending, as a read the host
 // aborts (protocol cancel "during-read"): once others further calls have completed, it invokes
 // cancel, then it returns when its context ends. Waiting for the other calls mirrors
-// JavaScript, where reads that settle at once do so before a timer-driven abort.
-func (w *World) CancelOnFirstCall(cancel func(), others int) {
+// JavaScript, where reads that settle at once do so before a timer-driven abort. With
+// readID set, the held call is instead the ReadSurface of that id: a caller that starts its
+// reads concurrently cannot say which call comes first, while JavaScript starts the first
+// input's read first.
+func (w *World) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 	w.mu.Lock()
+	if len(readID) > 0 {
+		w.holdID = &readID[0]
+	}
 	w.onFirst = cancel
 	w.others = others
 	w.completed = make(chan struct{}, others+64)
@@ -265,10 +273,16 @@ const abortGrace = 20 * time.Millisecond
 
 // begin counts a call and, for the first one under CancelOnFirstCall, holds it. It returns
 // the function the call runs when it completes.
-func (w *World) begin(ctx context.Context) (end func(), err error) {
+func (w *World) begin(ctx context.Context, readID *string) (end func(), err error) {
 	w.mu.Lock()
-	w.calls++
-	hold := w.calls == 1 && w.onFirst != nil
+	var hold bool
+	if w.holdID != nil {
+		hold = readID != nil && *readID == *w.holdID && w.onFirst != nil && !w.held
+		w.held = w.held || hold
+	} else {
+		w.calls++
+		hold = w.calls == 1 && w.onFirst != nil
+	}
 	cancel, others, completed := w.onFirst, w.others, w.completed
 	w.mu.Unlock()
 	if !hold {
@@ -305,6 +319,19 @@ func (w *World) Reads() []string {
 	return append([]string{}, w.reads...)
 }
 
+// WaitReads waits until at least n reads were recorded or timeout passes, and returns them:
+// a service that starts reads in goroutines may return before the last of them has called in.
+func (w *World) WaitReads(n int, timeout time.Duration) []string {
+	deadline := time.Now().Add(timeout)
+	for {
+		r := w.Reads()
+		if len(r) >= n || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
 // TitleReads returns the ids passed to ReadTitleSnapshots, over all calls, in call order.
 func (w *World) TitleReads() []string {
 	w.mu.Lock()
@@ -323,7 +350,7 @@ func (w *World) find(id string) *WorldSession {
 
 // ListSessions lists every session in document order, or fails with listError.
 func (w *World) ListSessions(ctx context.Context) ([]Record, error) {
-	end, err := w.begin(ctx)
+	end, err := w.begin(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +370,7 @@ func (w *World) ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSe
 	w.mu.Lock()
 	w.titleReads = append(w.titleReads, ids...)
 	w.mu.Unlock()
-	end, err := w.begin(ctx)
+	end, err := w.begin(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +401,7 @@ func (w *World) ReadSurface(ctx context.Context, id string) (Surface, error) {
 	w.mu.Lock()
 	w.reads = append(w.reads, id)
 	w.mu.Unlock()
-	end, err := w.begin(ctx)
+	end, err := w.begin(ctx, &id)
 	if err != nil {
 		return Surface{}, err
 	}

@@ -267,7 +267,10 @@ function errorBody(error) {
 		extra = { reads: error.reads };
 		error = error.original;
 	}
-	const code = error !== null && (typeof error === "object" || typeof error === "function") && typeof error.code === "string" ? error.code : null;
+	// Only the contract's own errors carry a code on the wire; a TypeError or a Node.js error
+	// (ERR_INVALID_ARG_TYPE …) is a null code, as for every other implementation.
+	const typed = error instanceof AdapterError || (error instanceof Error && error.name === "SessionReferenceError");
+	const code = typed && typeof error.code === "string" ? error.code : null;
 	let message;
 	if (error !== null && typeof error === "object" && typeof error.message === "string") message = error.message;
 	else {

@@ -1,0 +1,281 @@
+package adapter
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+)
+
+// Caller sends one request to an implementation and returns its response. A non-nil error is
+// a transport failure: the implementation did not answer within the protocol (crash, hang,
+// garbage), as opposed to a response that is wrong.
+type Caller interface {
+	Call(ctx context.Context, req protocol.Request) (protocol.Response, error)
+}
+
+// InProcess adapts a Handler to a Caller: it never fails to answer.
+type InProcess struct{ H Handler }
+
+// Call answers req with the handler.
+func (p InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	return p.H.Handle(ctx, req), nil
+}
+
+// Close does nothing.
+func (InProcess) Close() error { return nil }
+
+// TransportError is an adapter that broke the protocol or stopped answering.
+type TransportError struct {
+	Op     string // the request's op
+	Reason string // one line: what the adapter did wrong
+	Stderr string // the tail of the adapter's stderr
+}
+
+func (e *TransportError) Error() string { return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason) }
+
+// Process runs an adapter command and speaks the protocol over its stdin and stdout. A process
+// that crashes, hangs past Timeout or breaks the protocol is killed (with its process group)
+// and started again on the next call, replaying the hello the runner sent first.
+type Process struct {
+	Argv    []string
+	Dir     string
+	Env     []string
+	Timeout time.Duration // per call; 0 means 10 s
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	lines    chan lineOrErr
+	stderr   *tailBuffer
+	dead     bool
+	hello    *protocol.Request
+	Restarts int
+}
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+// DefaultTimeout is the per-call timeout when Process.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// StartProcess starts argv as an adapter.
+func StartProcess(argv []string, dir string, timeout time.Duration) (*Process, error) {
+	p := &Process{Argv: argv, Dir: dir, Timeout: timeout}
+	if err := p.start(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Process) start() error {
+	if len(p.Argv) == 0 {
+		return errors.New("adapter: empty command")
+	}
+	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
+	cmd.Dir = p.Dir
+	if p.Env != nil {
+		cmd.Env = p.Env
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	p.stderr = &tailBuffer{max: 16 << 10}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("adapter did not start: %w", err)
+	}
+	p.cmd, p.stdin, p.dead = cmd, stdin, false
+	lines := make(chan lineOrErr, 16)
+	p.lines = lines
+	go func() {
+		br := bufio.NewReaderSize(stdout, 1<<16)
+		for {
+			line, err := readLine(br)
+			if err == nil || len(line) > 0 {
+				lines <- lineOrErr{line: line}
+			}
+			if err != nil {
+				lines <- lineOrErr{err: err}
+				close(lines)
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+// Call sends req and waits for its response line.
+func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if req.Op == protocol.OpHello && p.hello == nil {
+		h := req
+		p.hello = &h
+	}
+	if p.dead {
+		if err := p.restart(ctx); err != nil {
+			return protocol.Response{}, &TransportError{Op: req.Op, Reason: "restart failed: " + err.Error(), Stderr: p.stderr.String()}
+		}
+	}
+	return p.call(ctx, req)
+}
+
+func (p *Process) restart(ctx context.Context) error {
+	p.Restarts++
+	if err := p.start(); err != nil {
+		return err
+	}
+	if p.hello != nil {
+		resp, err := p.call(ctx, *p.hello)
+		if err != nil {
+			return err
+		}
+		if !resp.OK {
+			return fmt.Errorf("hello failed after restart: %v", resp.Err)
+		}
+	}
+	return nil
+}
+
+func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	fail := func(format string, args ...any) (protocol.Response, error) {
+		p.kill()
+		return protocol.Response{}, &TransportError{Op: req.Op, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
+	}
+	// Output nobody asked for is a protocol violation.
+	select {
+	case l, ok := <-p.lines:
+		if !ok || l.err != nil {
+			return fail("exited before the request (%v)", p.exitStatus())
+		}
+		return fail("wrote to stdout without a request: %s", clip(l.line))
+	default:
+	}
+	line := append(req.Line(), '\n')
+	if _, err := p.stdin.Write(line); err != nil {
+		return fail("stdin closed: %v (%v)", err, p.exitStatus())
+	}
+	timeout := p.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case l, ok := <-p.lines:
+		if !ok || l.err != nil {
+			if ok && errors.Is(l.err, errLineTooLong) {
+				return fail("response line longer than %d bytes", MaxLine)
+			}
+			return fail("exited without answering (%v)", p.exitStatus())
+		}
+		resp, err := protocol.ParseResponse(string(l.line))
+		if err != nil {
+			return fail("invalid response line: %v: %s", err, clip(l.line))
+		}
+		if resp.ID != req.ID {
+			return fail("answered id %d to request id %d", resp.ID, req.ID)
+		}
+		return resp, nil
+	case <-timer.C:
+		return fail("no response within %v (raise it with --timeout)", timeout)
+	case <-ctx.Done():
+		return fail("cancelled: %v", ctx.Err())
+	}
+}
+
+func (p *Process) exitStatus() string {
+	if p.cmd == nil || p.cmd.ProcessState == nil {
+		return "process ended"
+	}
+	return p.cmd.ProcessState.String()
+}
+
+// kill ends the process group and marks the process dead.
+func (p *Process) kill() {
+	if p.cmd != nil && p.cmd.Process != nil && !p.dead {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = p.stdin.Close()
+		_ = p.cmd.Wait()
+		for range p.lines {
+		}
+	}
+	p.dead = true
+}
+
+// Close closes the adapter's stdin, waits briefly for it to exit, then kills it.
+func (p *Process) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dead || p.cmd == nil {
+		return nil
+	}
+	_ = p.stdin.Close()
+	done := make(chan struct{})
+	go func() {
+		for range p.lines {
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_ = p.cmd.Wait()
+	p.dead = true
+	return nil
+}
+
+// Stderr returns the tail of the adapter's stderr.
+func (p *Process) Stderr() string { return p.stderr.String() }
+
+func clip(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf bytes.Buffer
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(b)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}

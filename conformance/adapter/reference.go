@@ -1,0 +1,415 @@
+// Package adapter connects the conformance runner to implementations: the embedded reference
+// in-process, any command over the line protocol, and a stdio server for the reference.
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/host"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/mention"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// Handler answers protocol requests. Implementations must be safe for one request at a time;
+// the runner never sends two at once.
+type Handler interface {
+	Handle(ctx context.Context, req protocol.Request) protocol.Response
+}
+
+// KitVersion is this kit's version, reported in the reference's hello.
+const KitVersion = "0.1.0"
+
+// Reference answers the protocol with the embedded Go reference implementation.
+type Reference struct {
+	// Profile is the contract release to behave as: protocol.Spec or "0.1.0-rc.8" (the latter
+	// places the context message after the direct one in host.send).
+	Profile string
+}
+
+// Handle answers one request.
+func (r *Reference) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	res, err := r.handle(ctx, req)
+	if err != nil {
+		return errorResponse(req.ID, err)
+	}
+	return protocol.Response{ID: req.ID, OK: true, Result: res}
+}
+
+// failure is an error response with extra keys (a failed prepare's reads).
+type failure struct {
+	err   error
+	extra *jsjson.Object
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+func errorResponse(id int64, err error) protocol.Response {
+	e := &protocol.Error{Code: string(errcode.Of(err)), Message: err.Error()}
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		e = pe
+	}
+	var f *failure
+	if errors.As(err, &f) {
+		e.Extra = f.extra
+	}
+	return protocol.Response{ID: id, Err: e}
+}
+
+func badRequest(format string, args ...any) error {
+	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
+}
+
+func typeError(msg string) error { return &service.TypeError{Msg: msg} }
+
+func (r *Reference) spec() string {
+	if r.Profile == "" {
+		return protocol.Spec
+	}
+	return r.Profile
+}
+
+func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, error) {
+	arg := func(k string) service.Arg {
+		v, ok := req.Arg(k)
+		return service.Arg{Set: ok, Value: v}
+	}
+	switch req.Op {
+	case protocol.OpHello:
+		if p, _ := req.Arg("protocol"); p != float64(protocol.Version) {
+			return nil, badRequest("unsupported protocol version %v; this adapter speaks %d", p, protocol.Version)
+		}
+		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).
+			Set("name", "sessionref-kit-reference").Set("version", KitVersion).
+			Set("spec", r.spec()).
+			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureHost}), nil
+
+	case protocol.OpURIEncode:
+		return encodeValue(arg("sessionId"))
+
+	case protocol.OpURIDecode:
+		s, ok := arg("uri").Value.(string)
+		if !ok {
+			return nil, typeError("uri.startsWith is not a function")
+		}
+		return uri.Decode(s)
+
+	case protocol.OpMentionFormat:
+		id, label := arg("sessionId"), arg("label")
+		shown := label
+		if !label.Set || label.Value == nil {
+			shown = id
+		}
+		s, ok := shown.Value.(string)
+		if !ok {
+			return nil, typeError("label.replace is not a function")
+		}
+		enc, err := encodeValue(id)
+		if err != nil {
+			return nil, err
+		}
+		return "@[" + mention.EscapeLabel(s) + "](" + enc + ")", nil
+
+	case protocol.OpMentionParse:
+		s, ok := arg("text").Value.(string)
+		if !ok {
+			return nil, typeError("text.replace is not a function")
+		}
+		p, err := mention.Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		refs := make([]any, len(p.References))
+		for i, ref := range p.References {
+			refs[i] = jsjson.NewObject().Set("sessionId", ref.SessionID).Set("label", ref.Label)
+		}
+		return jsjson.NewObject().Set("text", p.Text).Set("references", refs), nil
+
+	case protocol.OpConfig:
+		c, err := service.ConfigFromValue(arg("config"))
+		if err != nil {
+			return nil, err
+		}
+		return configValue(c), nil
+
+	case protocol.OpCandidates:
+		return r.candidates(ctx, req, arg)
+
+	case protocol.OpPrepare:
+		return r.prepare(ctx, req, arg)
+
+	case protocol.OpHostSend:
+		return r.hostSend(ctx, req, arg)
+	}
+	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported op %s", jsjson.Quote(req.Op))}
+}
+
+// encodeValue is encodeSessionReferenceUri over any JavaScript value: JSON.stringify of
+// undefined is undefined, which Buffer.from rejects.
+func encodeValue(a service.Arg) (string, error) {
+	if !a.Set {
+		return "", typeError(`the first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received undefined`)
+	}
+	b, err := jsjson.Marshal(a.Value)
+	if err != nil {
+		return "", badRequest("%v", err)
+	}
+	return uri.EncodeJSON(b), nil
+}
+
+func configValue(c service.Config) *jsjson.Object {
+	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
+		Set("candidateLimit", float64(c.CandidateLimit)).
+		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
+}
+
+// setup reads world, agent and cancel, and returns the service, the world and the context.
+func setup(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (*service.Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
+	wv, ok := req.Arg("world")
+	if !ok {
+		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
+	}
+	world, err := sessionquery.WorldFromValue(wv)
+	if err != nil {
+		return nil, nil, service.Agent{}, nil, nil, badRequest("%v", err)
+	}
+	agent, err := agentFromValue(req)
+	if err != nil {
+		return nil, nil, service.Agent{}, nil, nil, err
+	}
+	svc, err := service.NewFromValue(world, arg("config"))
+	if err != nil {
+		return nil, nil, service.Agent{}, nil, nil, err
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	switch c, _ := req.Arg("cancel"); c {
+	case nil:
+	case protocol.CancelBefore:
+		cancel()
+	case protocol.CancelDuringRead:
+		// Set up by the caller, which knows how many other calls to let settle first.
+	default:
+		cancel()
+		return nil, nil, service.Agent{}, nil, nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported cancel mode %v", c)}
+	}
+	return svc, world, agent, cctx, cancel, nil
+}
+
+func agentFromValue(req protocol.Request) (service.Agent, error) {
+	av, _ := req.Arg("agent")
+	o, ok := av.(*jsjson.Object)
+	if !ok {
+		return service.Agent{}, badRequest("agent is not an object")
+	}
+	idv, _ := o.Get("id")
+	id, ok := idv.(string)
+	if !ok {
+		return service.Agent{}, badRequest("agent.id is not a string")
+	}
+	a := service.Agent{ID: id}
+	if cv, ok := o.Get("cwd"); ok {
+		c, ok := cv.(string)
+		if !ok {
+			return service.Agent{}, badRequest("agent.cwd is not a string")
+		}
+		a.CWD = &c
+	}
+	return a, nil
+}
+
+func duringRead(req protocol.Request) bool {
+	c, _ := req.Arg("cancel")
+	return c == protocol.CancelDuringRead
+}
+
+func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	if duringRead(req) {
+		world.CancelOnFirstCall(cancel, 0)
+	}
+	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
+	if err != nil {
+		return nil, err
+	}
+	list := make([]any, len(cands))
+	for i, c := range cands {
+		list[i] = c.Value()
+	}
+	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(world.TitleReads())), nil
+}
+
+func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	if err != nil {
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
+	}
+	defer cancel()
+	refs := arg("references")
+	var order []service.Normalized
+	if refs.Set {
+		order, _ = service.NormalizeReferences(agent.ID, refs.Value, svc.Config().MaxReferences)
+	}
+	if duringRead(req) && len(order) > 0 {
+		world.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
+	}
+	var p *service.Prepared
+	if !refs.Set {
+		err = typeError("references is not iterable")
+	} else {
+		content, _ := req.Arg("content")
+		p, err = svc.PrepareValue(cctx, agent, content, refs.Value)
+	}
+	// Every read goroutine was started before Prepare awaited any; wait until they all called.
+	reads := anyStrings(sortedReads(world.WaitReads(len(order), time.Second), order))
+	if err != nil {
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", reads)}
+	}
+	out := jsjson.NewObject()
+	if _, ok := req.Arg("content"); ok {
+		out.Set("content", p.Content)
+	}
+	if p.Context == nil {
+		out.Set("additionalContext", nil)
+	} else {
+		out.Set("additionalContext", p.Context.Value(false))
+	}
+	return out.Set("reads", reads), nil
+}
+
+// sortedReads orders the reads as the references were normalized: the reference starts its
+// reads concurrently, so their recorded order is a race, while the seed starts them in
+// input order.
+func sortedReads(reads []string, order []service.Normalized) []string {
+	pos := func(id string) int {
+		for i, n := range order {
+			if n.SessionID == id {
+				return i
+			}
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(reads, func(a, b string) int { return pos(a) - pos(b) })
+	return reads
+}
+
+func anyStrings(s []string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// hostSend: {world, agent, running, text, config?, mutations?} → {log, replay}. The message is
+// sent to the target (idle, or running and then stepped), the source sessions are mutated as
+// listed, and the target's log is read before and after the mutations.
+func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	text, ok := arg("text").Value.(string)
+	if !ok {
+		return nil, badRequest("text is not a string")
+	}
+	running, _ := arg("running").Value.(bool)
+	order := host.ContextFirst
+	if r.spec() != protocol.Spec {
+		order = host.DirectFirst
+	}
+	svc.NewID = func() string { return "" }
+	h := &host.Host{Service: svc, Order: order}
+	t := &host.Target{Agent: agent, Running: running}
+	if err := h.Send(cctx, t, text); err != nil {
+		return nil, err
+	}
+	pending := entries(t.Pending())
+	t.Step()
+	before := entries(t.Replay())
+	if err := applyMutations(world, arg("mutations")); err != nil {
+		return nil, err
+	}
+	after := entries(t.Replay())
+	return jsjson.NewObject().Set("pending", pending).Set("log", before).Set("replay", after), nil
+}
+
+func entries(es []host.Entry) []any {
+	out := make([]any, len(es))
+	for i, e := range es {
+		v, _ := jsjson.Parse(e.JSON)
+		if o, ok := v.(*jsjson.Object); ok {
+			c := jsjson.NewObject()
+			for _, k := range o.Keys() {
+				if k != "id" {
+					x, _ := o.Get(k)
+					c.Set(k, x)
+				}
+			}
+			v = c
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// applyMutations changes source sessions after a send: {op:"append", sessionId, events},
+// {op:"compact", sessionId, summary}, {op:"delete", sessionId}.
+func applyMutations(w *sessionquery.World, a service.Arg) error {
+	if !a.Set {
+		return nil
+	}
+	list, ok := a.Value.([]any)
+	if !ok {
+		return badRequest("mutations is not an array")
+	}
+	for _, m := range list {
+		o, _ := m.(*jsjson.Object)
+		opv, _ := o.Get("op")
+		idv, _ := o.Get("sessionId")
+		id, _ := idv.(string)
+		i := slices.IndexFunc(w.Sessions, func(s sessionquery.WorldSession) bool { return s.Header.ID == id })
+		if i < 0 {
+			return badRequest("mutation names unknown session %s", jsjson.Quote(id))
+		}
+		s := &w.Sessions[i]
+		if s.Surface == nil {
+			s.Surface = &sessionquery.Surface{Session: s.Header}
+		}
+		switch opv {
+		case "append":
+			ev, _ := o.Get("events")
+			events, ok := ev.([]any)
+			if !ok {
+				return badRequest("append mutation has no events array")
+			}
+			s.Surface.Events = append(s.Surface.Events, events...)
+		case "compact":
+			sv, _ := o.Get("summary")
+			summary, _ := sv.(string)
+			src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c-mutation")
+			block := jsjson.NewObject().Set("type", "text").Set("text", summary)
+			data := jsjson.NewObject().Set("id", "m-compact").Set("role", "user").Set("content", []any{block}).Set("source", src)
+			s.Surface.Events = []any{jsjson.NewObject().Set("type", "user/message").Set("seq", 0.0).Set("data", data)}
+		case "delete":
+			w.Sessions = slices.Delete(w.Sessions, i, i+1)
+		default:
+			return badRequest("unknown mutation op %v", opv)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,265 @@
+package gen
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+var cwdPool = []string{"/work/a", "/work/b", "/WORK/A", "/home/ΣΑΣ", "C:\\dir", ""}
+
+// World draws a world: up to six sessions with distinct ids, optional cwds, titles (or title
+// failures), surfaces (or read failures), and now and then a listing failure.
+func World(t *rapid.T, label string, o Options) *sessionquery.World {
+	n := rapid.IntRange(0, 6).Draw(t, label+".sessions")
+	w := &sessionquery.World{}
+	seen := map[string]bool{}
+	for i := 0; i < n; i++ {
+		id := ID(t, label+".id", o)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		s := sessionquery.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: Number(t, label+".createdAt")}}
+		if rapid.IntRange(0, 3).Draw(t, label+".cwd?") > 0 {
+			c := rapid.SampledFrom(cwdPool).Draw(t, label+".cwd")
+			if rapid.IntRange(0, 5).Draw(t, label+".cwdHostile?") == 0 {
+				c = String(t, label+".cwdText", o, 3)
+			}
+			s.Header.CWD = &c
+		}
+		switch rapid.IntRange(0, 5).Draw(t, label+".title?") {
+		case 0:
+		case 1:
+			e := "title read failed"
+			s.TitleError = &e
+		case 2:
+			empty := ""
+			s.Title = &empty
+		default:
+			title := String(t, label+".title", o, 4)
+			s.Title = &title
+		}
+		if rapid.IntRange(0, 9).Draw(t, label+".readError?") == 0 {
+			e := "surface read failed"
+			s.ReadError = &e
+		} else if rapid.IntRange(0, 7).Draw(t, label+".surface?") > 0 {
+			surf := sessionquery.Surface{Events: Events(t, label+".events", o)}
+			if rapid.IntRange(0, 4).Draw(t, label+".seq?") > 0 {
+				seq := Number(t, label+".seq")
+				surf.CapturedThroughSeq = &seq
+			}
+			s.Surface = &surf
+		}
+		w.Sessions = append(w.Sessions, s)
+	}
+	if rapid.IntRange(0, 14).Draw(t, label+".listError?") == 0 {
+		e := "listing failed"
+		w.ListError = &e
+	}
+	return w
+}
+
+// Events draws a surface: direct user messages, compact checkpoints, plugin and other user
+// messages, assistant messages with text, reasoning and tool calls, and tool results.
+func Events(t *rapid.T, label string, o Options) []any {
+	n := rapid.IntRange(0, 12).Draw(t, label+".n")
+	if rapid.IntRange(0, 9).Draw(t, label+".long?") == 0 {
+		n = rapid.IntRange(20, 80).Draw(t, label+".longN")
+	}
+	events := make([]any, 0, n)
+	for i := 0; i < n; i++ {
+		seq := float64(i + 1)
+		switch rapid.IntRange(0, 9).Draw(t, label+".type") {
+		case 0, 1, 2:
+			events = append(events, userMessage(seq, blocks(t, label, o), jsjson.NewObject().Set("kind", "user")))
+		case 3:
+			src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
+			events = append(events, userMessage(seq, blocks(t, label, o), src))
+		case 4:
+			src := rapid.SampledFrom([]*jsjson.Object{
+				jsjson.NewObject().Set("kind", "plugin").Set("plugin", "other"),
+				jsjson.NewObject().Set("kind", "context"),
+				jsjson.NewObject().Set("kind", "session-reference"),
+				jsjson.NewObject().Set("kind", "plugin"),
+			}).Draw(t, label+".source")
+			events = append(events, userMessage(seq, blocks(t, label, o), src))
+		case 5, 6, 7:
+			msg := jsjson.NewObject().Set("id", "m").Set("role", "assistant").
+				Set("content", blocks(t, label, o)).Set("source", jsjson.NewObject().Set("kind", "model"))
+			events = append(events, jsjson.NewObject().Set("type", "assistant/message").Set("seq", seq).
+				Set("data", jsjson.NewObject().Set("message", msg)))
+		default:
+			res := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").
+				Set("content", []any{textBlock(String(t, label+".tool", o, 3))})
+			msg := jsjson.NewObject().Set("role", "user").Set("content", []any{res}).
+				Set("source", jsjson.NewObject().Set("kind", "tool").Set("callId", "c1"))
+			events = append(events, jsjson.NewObject().Set("type", "tool/result").Set("seq", seq).
+				Set("data", jsjson.NewObject().Set("message", msg)))
+		}
+	}
+	return events
+}
+
+func userMessage(seq float64, content []any, source *jsjson.Object) *jsjson.Object {
+	data := jsjson.NewObject().Set("id", "m").Set("role", "user").Set("content", content).Set("source", source)
+	return jsjson.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", data)
+}
+
+func textBlock(s string) *jsjson.Object { return jsjson.NewObject().Set("type", "text").Set("text", s) }
+
+func blocks(t *rapid.T, label string, o Options) []any {
+	n := rapid.IntRange(0, 3).Draw(t, label+".blocks")
+	out := make([]any, 0, n)
+	for i := 0; i < n; i++ {
+		switch rapid.IntRange(0, 7).Draw(t, label+".block") {
+		case 0:
+			out = append(out, jsjson.NewObject().Set("type", "reasoning").Set("text", String(t, label+".reasoning", o, 3)))
+		case 1:
+			out = append(out, jsjson.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", "read").Set("arguments", "{}"))
+		case 2:
+			// A long text, so budgets force truncation.
+			out = append(out, textBlock(String(t, label+".long", o, 60)))
+		default:
+			out = append(out, textBlock(String(t, label+".text", o, 8)))
+		}
+	}
+	return out
+}
+
+// Agent draws the target agent: an id from the pool (so self-references happen) and a cwd.
+func Agent(t *rapid.T, label string, o Options) *jsjson.Object {
+	a := jsjson.NewObject().Set("id", ID(t, label+".id", o))
+	if rapid.IntRange(0, 3).Draw(t, label+".cwd?") > 0 {
+		a.Set("cwd", rapid.SampledFrom(cwdPool).Draw(t, label+".cwd"))
+	}
+	return a
+}
+
+// Query draws a candidate query: a piece of an id, title or cwd in another case, or text.
+func Query(t *rapid.T, label string, w *sessionquery.World, o Options) any {
+	switch rapid.IntRange(0, 9).Draw(t, label+".kind") {
+	case 0:
+		return ""
+	case 1:
+		return rapid.SampledFrom([]any{nil, 5.0, true}).Draw(t, label+".wrongType")
+	case 2, 3, 4, 5:
+		if len(w.Sessions) > 0 {
+			s := rapid.SampledFrom(w.Sessions).Draw(t, label+".session")
+			src := s.Header.ID
+			if s.Title != nil && rapid.Bool().Draw(t, label+".title") {
+				src = *s.Title
+			} else if s.Header.CWD != nil && rapid.Bool().Draw(t, label+".cwd") {
+				src = *s.Header.CWD
+			}
+			u := []rune(src)
+			if len(u) > 0 {
+				i := rapid.IntRange(0, len(u)-1).Draw(t, label+".from")
+				j := rapid.IntRange(i, len(u)).Draw(t, label+".to")
+				q := string(u[i:j])
+				if rapid.Bool().Draw(t, label+".upper") {
+					q = upper(q)
+				}
+				return q
+			}
+		}
+	}
+	return String(t, label+".text", o, 2)
+}
+
+func upper(s string) string {
+	out := []rune(s)
+	for i, r := range out {
+		switch {
+		case r >= 'a' && r <= 'z':
+			out[i] = r - 32
+		case r == 'σ' || r == 'ς':
+			out[i] = 'Σ'
+		case r == 'i':
+			out[i] = 'İ'
+		}
+	}
+	return string(out)
+}
+
+// Limit draws a candidate limit, valid or not.
+func Limit(t *rapid.T, label string) any {
+	return rapid.SampledFrom([]any{1.0, 2.0, 3.0, 50.0, 0.0, -1.0, 2.5, "3", nil, 1e300, float64(1 << 53), true}).Draw(t, label)
+}
+
+// Config draws a configuration object whose keys may be absent, null, valid or invalid.
+func Config(t *rapid.T, label string) any {
+	if rapid.IntRange(0, 12).Draw(t, label+".odd?") == 0 {
+		return rapid.SampledFrom([]any{nil, "x", 3.0, []any{}}).Draw(t, label+".odd")
+	}
+	c := jsjson.NewObject()
+	for _, k := range []string{"maxReferences", "candidateLimit", "maxReferenceBytes"} {
+		switch rapid.IntRange(0, 6).Draw(t, label+"."+k) {
+		case 0, 1, 2:
+		case 3:
+			c.Set(k, nil)
+		case 4:
+			c.Set(k, rapid.SampledFrom([]any{0.0, -1.0, 2.5, "3", true, 4.0, 1e300, float64(1<<53 - 1), float64(1 << 53)}).Draw(t, label+".bad"))
+		default:
+			c.Set(k, float64(rapid.IntRange(1, 3).Draw(t, label+".good")))
+		}
+	}
+	return c
+}
+
+// BudgetConfig draws a configuration for prepare: mostly a small byte budget, so drops and
+// truncation happen, near the fixed-field size as often as not.
+func BudgetConfig(t *rapid.T, label string) any {
+	c := jsjson.NewObject()
+	if rapid.IntRange(0, 9).Draw(t, label+".bad?") == 0 {
+		return Config(t, label)
+	}
+	c.Set("maxReferenceBytes", float64(rapid.IntRange(1, 1500).Draw(t, label+".bytes")))
+	if rapid.Bool().Draw(t, label+".maxRefs?") {
+		c.Set("maxReferences", float64(rapid.IntRange(1, 3).Draw(t, label+".maxRefs")))
+	}
+	return c
+}
+
+// Content draws message content: text blocks, passed through detached.
+func Content(t *rapid.T, label string, o Options) any {
+	n := rapid.IntRange(0, 2).Draw(t, label+".n")
+	out := make([]any, n)
+	for i := range out {
+		out[i] = textBlock(String(t, label+".text", o, 3))
+	}
+	return out
+}
+
+// References draws the references argument: ids of the world's sessions, unknown ids, the
+// agent itself, duplicates with other labels, and now and then values of the wrong type.
+func References(t *rapid.T, label string, w *sessionquery.World, agent *jsjson.Object, o Options) any {
+	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
+		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, jsjson.NewObject()}).Draw(t, label+".odd")
+	}
+	n := rapid.IntRange(0, 5).Draw(t, label+".n")
+	out := make([]any, 0, n)
+	for i := 0; i < n; i++ {
+		var id any
+		switch k := rapid.IntRange(0, 9).Draw(t, label+".which"); {
+		case k < 6 && len(w.Sessions) > 0:
+			id = rapid.SampledFrom(w.Sessions).Draw(t, label+".session").Header.ID
+		case k == 6:
+			id, _ = agent.Get("id")
+		case k == 7:
+			id = ID(t, label+".unknown", o)
+		case k == 8 && rapid.IntRange(0, 3).Draw(t, label+".wrong?") == 0:
+			out = append(out, rapid.SampledFrom([]any{nil, "s-1", 1.0, []any{"s-1"}, jsjson.NewObject().Set("sessionId", 1.0), jsjson.NewObject().Set("sessionId", "s-1").Set("label", nil)}).Draw(t, label+".wrong"))
+			continue
+		default:
+			id = ID(t, label+".id", o)
+		}
+		ref := jsjson.NewObject().Set("sessionId", id)
+		if rapid.Bool().Draw(t, label+".labelled") {
+			ref.Set("label", String(t, label+".label", o, 4))
+		}
+		out = append(out, ref)
+	}
+	return out
+}

@@ -1,0 +1,216 @@
+// Package protocol is the adapter protocol's wire format (spec/protocol.md): one JSON request
+// per line to the adapter, one JSON response per line back. Messages are read and written
+// with package jsjson, so strings keep lone surrogates as \udXXX escapes.
+package protocol
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+// Version is the protocol version this kit speaks.
+const Version = 1
+
+// Spec is the contract release the kit certifies by default.
+const Spec = "0.0.1-rc.1"
+
+// The operations.
+const (
+	OpHello         = "hello"
+	OpURIEncode     = "uri.encode"
+	OpURIDecode     = "uri.decode"
+	OpMentionFormat = "mention.format"
+	OpMentionParse  = "mention.parse"
+	OpConfig        = "config"
+	OpCandidates    = "candidates"
+	OpPrepare       = "prepare"
+	OpHostSend      = "host.send"
+)
+
+// Adapter-level error codes, apart from the contract's SESSION_REFERENCE_* codes.
+const (
+	// CodeUnsupported answers an op the adapter does not implement: what depends on it is
+	// reported as not covered.
+	CodeUnsupported = "ADAPTER_UNSUPPORTED"
+	// CodeProtocol answers a request the adapter cannot read.
+	CodeProtocol = "ADAPTER_PROTOCOL"
+)
+
+// Features an adapter may declare in its hello.
+const (
+	FeatureLoneSurrogates = "lone-surrogates"
+	FeatureHost           = "host"
+)
+
+// Cancel modes of candidates and prepare.
+const (
+	CancelBefore     = "before"
+	CancelDuringRead = "during-read"
+)
+
+// Request is one request line.
+type Request struct {
+	ID   int64
+	Op   string
+	Args *jsjson.Object
+}
+
+// Arg returns the argument key and whether it is present.
+func (r Request) Arg(key string) (any, bool) { return r.Args.Get(key) }
+
+// Value returns the request as a JSON object.
+func (r Request) Value() *jsjson.Object {
+	args := r.Args
+	if args == nil {
+		args = jsjson.NewObject()
+	}
+	return jsjson.NewObject().Set("id", float64(r.ID)).Set("op", r.Op).Set("args", args)
+}
+
+// Line returns the request as one line of JSON, without the newline.
+func (r Request) Line() []byte {
+	b, _ := jsjson.Marshal(r.Value()) // built from JSON values only
+	return b
+}
+
+// ParseRequest reads one request line.
+func ParseRequest(line string) (Request, error) {
+	v, err := jsjson.Parse(line)
+	if err != nil {
+		return Request{}, err
+	}
+	o, ok := v.(*jsjson.Object)
+	if !ok {
+		return Request{}, errors.New("request is not an object")
+	}
+	var r Request
+	idv, _ := o.Get("id")
+	id, ok := idv.(float64)
+	if !ok || id != float64(int64(id)) {
+		return Request{}, errors.New("request id is not an integer")
+	}
+	r.ID = int64(id)
+	opv, _ := o.Get("op")
+	if r.Op, ok = opv.(string); !ok {
+		return r, errors.New("request op is not a string")
+	}
+	av, present := o.Get("args")
+	if !present {
+		r.Args = jsjson.NewObject()
+		return r, nil
+	}
+	if r.Args, ok = av.(*jsjson.Object); !ok {
+		return r, errors.New("request args is not an object")
+	}
+	return r, nil
+}
+
+// Error is a failed response's error object.
+type Error struct {
+	// Code is the contract or adapter code; "" is null (an error with no code).
+	Code    string
+	Message string
+	// Extra holds any other keys, such as a failed prepare's reads.
+	Extra *jsjson.Object
+}
+
+func (e *Error) Error() string {
+	if e.Code == "" {
+		return e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Response is one response line.
+type Response struct {
+	ID     int64
+	OK     bool
+	Result any // present when OK; jsjson.Undefined-free JSON value
+	Err    *Error
+}
+
+// Value returns the response as a JSON object.
+func (r Response) Value() *jsjson.Object {
+	o := jsjson.NewObject().Set("id", float64(r.ID)).Set("ok", r.OK)
+	if r.OK {
+		return o.Set("result", r.Result)
+	}
+	e := jsjson.NewObject()
+	if r.Err == nil {
+		r.Err = &Error{}
+	}
+	if r.Err.Code == "" {
+		e.Set("code", nil)
+	} else {
+		e.Set("code", r.Err.Code)
+	}
+	e.Set("message", r.Err.Message)
+	for _, k := range r.Err.Extra.Keys() {
+		v, _ := r.Err.Extra.Get(k)
+		e.Set(k, v)
+	}
+	return o.Set("error", e)
+}
+
+// Line returns the response as one line of JSON, without the newline.
+func (r Response) Line() ([]byte, error) { return jsjson.Marshal(r.Value()) }
+
+// ParseResponse reads one response line.
+func ParseResponse(line string) (Response, error) {
+	v, err := jsjson.Parse(line)
+	if err != nil {
+		return Response{}, err
+	}
+	o, ok := v.(*jsjson.Object)
+	if !ok {
+		return Response{}, errors.New("response is not an object")
+	}
+	var r Response
+	idv, _ := o.Get("id")
+	id, ok := idv.(float64)
+	if !ok || id != float64(int64(id)) {
+		return Response{}, errors.New("response id is not an integer")
+	}
+	r.ID = int64(id)
+	okv, _ := o.Get("ok")
+	if r.OK, ok = okv.(bool); !ok {
+		return r, errors.New(`response "ok" is not a boolean`)
+	}
+	if r.OK {
+		res, present := o.Get("result")
+		if !present {
+			return r, errors.New("successful response has no result")
+		}
+		r.Result = res
+		return r, nil
+	}
+	ev, _ := o.Get("error")
+	eo, ok := ev.(*jsjson.Object)
+	if !ok {
+		return r, errors.New("failed response has no error object")
+	}
+	r.Err = &Error{}
+	switch c, _ := eo.Get("code"); c := c.(type) {
+	case nil:
+	case string:
+		r.Err.Code = c
+	default:
+		return r, fmt.Errorf("error code is neither a string nor null")
+	}
+	mv, _ := eo.Get("message")
+	if r.Err.Message, ok = mv.(string); !ok {
+		return r, errors.New("error message is not a string")
+	}
+	for _, k := range eo.Keys() {
+		if k != "code" && k != "message" {
+			if r.Err.Extra == nil {
+				r.Err.Extra = jsjson.NewObject()
+			}
+			x, _ := eo.Get(k)
+			r.Err.Extra.Set(k, x)
+		}
+	}
+	return r, nil
+}
