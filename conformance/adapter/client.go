@@ -1,0 +1,85 @@
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+// Hello is an adapter's answer to hello.
+type Hello struct {
+	Protocol int      `json:"protocol"`
+	Name     string   `json:"name"`
+	Version  string   `json:"version"`
+	Spec     string   `json:"spec"`
+	Features []string `json:"features"`
+}
+
+// Client is a Caller after a successful hello: it numbers requests and knows the adapter's
+// features. It is safe for use by one goroutine at a time.
+type Client struct {
+	Caller Caller
+	Hello  Hello
+	nextID atomic.Int64
+}
+
+// Connect sends hello and returns a client, or an error when the adapter is unusable.
+func Connect(ctx context.Context, c Caller) (*Client, error) {
+	cl := &Client{Caller: c}
+	resp, err := cl.Do(ctx, protocol.OpHello, jsjson.NewObject().Set("protocol", float64(protocol.Version)))
+	if err != nil {
+		return nil, err
+	}
+	if !resp.OK {
+		return nil, fmt.Errorf("hello failed: %v", resp.Err)
+	}
+	o, ok := resp.Result.(*jsjson.Object)
+	if !ok {
+		return nil, fmt.Errorf("hello result is not an object")
+	}
+	p, _ := o.Get("protocol")
+	if p != float64(protocol.Version) {
+		return nil, fmt.Errorf("adapter speaks protocol %v, the kit speaks %d", p, protocol.Version)
+	}
+	cl.Hello.Protocol = protocol.Version
+	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
+	cl.Hello.Name, cl.Hello.Version, cl.Hello.Spec = str("name"), str("version"), str("spec")
+	if fv, _ := o.Get("features"); fv != nil {
+		list, ok := fv.([]any)
+		if !ok {
+			return nil, fmt.Errorf("hello features is not an array")
+		}
+		for _, f := range list {
+			if s, ok := f.(string); ok {
+				cl.Hello.Features = append(cl.Hello.Features, s)
+			}
+		}
+	}
+	return cl, nil
+}
+
+// Supports reports whether the adapter declared feature.
+func (c *Client) Supports(feature string) bool {
+	for _, f := range c.Hello.Features {
+		if f == feature {
+			return true
+		}
+	}
+	return false
+}
+
+// Do sends one request with the next id.
+func (c *Client) Do(ctx context.Context, op string, args *jsjson.Object) (protocol.Response, error) {
+	if args == nil {
+		args = jsjson.NewObject()
+	}
+	return c.Caller.Call(ctx, protocol.Request{ID: c.nextID.Add(1), Op: op, Args: args})
+}
+
+// Unsupported reports whether resp says the op is not implemented.
+func Unsupported(resp protocol.Response) bool {
+	return !resp.OK && resp.Err != nil && resp.Err.Code == protocol.CodeUnsupported
+}
