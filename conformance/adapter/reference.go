@@ -274,7 +274,12 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 		p, err = svc.PrepareValue(cctx, agent, content, refs.Value)
 	}
 	// Every read goroutine was started before Prepare awaited any; wait until they all called.
-	reads := anyStrings(sortedReads(world.WaitReads(len(order), time.Second), order))
+	// An already-aborted call starts no read, so there is nothing to wait for.
+	started := len(order)
+	if c, _ := req.Arg("cancel"); c == protocol.CancelBefore {
+		started = 0
+	}
+	reads := anyStrings(sortedReads(world.WaitReads(started, time.Second), order))
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", reads)}
 	}

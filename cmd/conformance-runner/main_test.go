@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// binDir holds the built fake adapter (conformance/testdata/fakeadapter).
+var binDir string
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"conformance-runner": main,
+	})
+}
+
+func buildFake(t *testing.T) string {
+	t.Helper()
+	if binDir != "" {
+		return binDir
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "fakeadapter"), "../../conformance/testdata/fakeadapter").CombinedOutput(); err != nil {
+		t.Fatalf("building fakeadapter: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestScripts runs testdata/script/*.txtar: the real main, with the fake adapter on $PATH.
+func TestScripts(t *testing.T) {
+	dir := buildFake(t)
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return nil
+		},
+	})
+}
+
+// TestExitCodes checks run's exit code and one-line verdict for each kind of adapter.
+func TestExitCodes(t *testing.T) {
+	fake := filepath.Join(buildFake(t), "fakeadapter")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = self
+	tests := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"--checks", "5"}, 0, "conformant"},
+		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-result"}, 1, "not conformant"},
+		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-code"}, 1, "SESSION_REFERENCE_INVALID_CONFIG"},
+		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
+		{[]string{"--checks", "5", "--adapter", fake + " -mode crash -op uri.decode"}, 3, "exited without answering"},
+		{[]string{"--checks", "5", "--adapter", fake + " -mode invalid-json"}, 3, "invalid response line"},
+		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "adapter unusable"},
+		{[]string{"--bogus"}, 2, ""},
+		{[]string{"--shard", "3/2"}, 2, ""},
+		{[]string{"--adapter", "'unterminated"}, 2, ""},
+		{[]string{"--part", "properties", "--tags", "@nothing-has-this"}, 2, "no check was run"},
+		{[]string{"extra"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(""), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
+			}
+			if tt.out != "" {
+				last := lastLine(stdout.String())
+				if !strings.Contains(last, tt.out) || !strings.Contains(last, fmt.Sprintf("(exit %d)", tt.code)) {
+					t.Errorf("verdict line %q, want it to contain %q", last, tt.out)
+				}
+			}
+			if tt.code == 2 && stderr.Len() == 0 && tt.out == "" {
+				t.Error("usage error without a message")
+			}
+		})
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestSplitCommand(t *testing.T) {
+	for in, want := range map[string][]string{
+		`go run ./cmd/x adapter`:   {"go", "run", "./cmd/x", "adapter"},
+		`node 'my adapter.js'`:     {"node", "my adapter.js"},
+		`sh -c "echo \"hi\" \\ x"`: {"sh", "-c", `echo "hi" \ x`},
+		`a\ b  c`:                  {"a b", "c"},
+		`''`:                       {""},
+	} {
+		got, err := splitCommand(in)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("splitCommand(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "   ", `"open`, `'open`} {
+		if _, err := splitCommand(bad); err == nil {
+			t.Errorf("splitCommand(%q) succeeded", bad)
+		}
+	}
+}

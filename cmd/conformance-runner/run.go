@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// run is the whole command; main only exits with its code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "adapter" {
+		return serve(args[1:], stdin, stdout, stderr)
+	}
+	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		adapterCmd = fs.String("adapter", "", "")
+		dir        = fs.String("dir", "", "")
+		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
+		parts      = fs.String("part", "", "")
+		tags       = fs.String("tags", "", "")
+		checks     = fs.Int("checks", 0, "")
+		seed       = fs.Uint64("seed", 0, "")
+		shard      = fs.String("shard", "", "")
+		profile    = fs.String("profile", "", "")
+		junitFile  = fs.String("junit", "", "")
+		jsonFile   = fs.String("json", "", "")
+		mdFile     = fs.String("markdown", "", "")
+		progress   = fs.String("progress", "auto", "")
+	)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		return usageErr(stderr, err.Error())
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Checks: *checks, Seed: *seed, Profile: *profile}
+	if *adapterCmd != "" {
+		argv, err := splitCommand(*adapterCmd)
+		if err != nil {
+			return usageErr(stderr, "--adapter: "+err.Error())
+		}
+		r.Command = argv
+	}
+	if *parts != "" {
+		for _, p := range strings.Split(*parts, ",") {
+			r.Parts = append(r.Parts, strings.TrimSpace(p))
+		}
+	}
+	if *shard != "" {
+		k, n, ok := strings.Cut(*shard, "/")
+		ki, err1 := strconv.Atoi(k)
+		ni, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil {
+			return usageErr(stderr, fmt.Sprintf("--shard %q: want K/N, e.g. 1/4", *shard))
+		}
+		r.Shard, r.Shards = ki, ni
+	}
+	var show bool
+	switch *progress {
+	case "auto":
+		show = isTerminal(stderr)
+	case "always":
+		show = true
+	case "never":
+	default:
+		return usageErr(stderr, fmt.Sprintf("--progress %q: want auto, always or never", *progress))
+	}
+	if show {
+		p := &progressPrinter{w: stderr}
+		r.Progress, r.PartDone = p.cas, p.part
+	}
+	runner, err := conformance.NewRunner(r)
+	if err != nil {
+		return usageErr(stderr, err.Error())
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep := runner.Run(ctx)
+	// The seed goes out first, so even a run killed while writing reports can be replayed.
+	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
+
+	code := rep.Verdict.Code
+	for _, f := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}} {
+		if f.path == "" {
+			continue
+		}
+		if err := report.WriteFile(f.path, f.write); err != nil {
+			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
+			if code == report.ExitConformant {
+				code = report.ExitUsage
+			}
+		}
+	}
+	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
+		if err := report.AppendFile(sum, rep.WriteMarkdown); err != nil {
+			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
+		}
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return report.ExitUsage
+	}
+	return code
+}
+
+func usageErr(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "conformance-runner: %s\nRun 'conformance-runner -h' for usage.\n", msg)
+	return report.ExitUsage
+}
+
+// serve answers the protocol with the embedded reference until stdin ends.
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance-runner adapter", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	profile := fs.String("profile", "", "contract release to behave as")
+	if err := fs.Parse(args); err != nil {
+		return report.ExitUsage
+	}
+	if err := adapter.Serve(context.Background(), stdin, stdout, &adapter.Reference{Profile: *profile}); err != nil {
+		fmt.Fprintf(stderr, "conformance-runner adapter: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// splitCommand splits a command line as a POSIX shell does for words: blanks separate words,
+// single quotes keep everything, double quotes keep all but \" and \\, a backslash outside
+// quotes escapes the next character. No expansion happens.
+func splitCommand(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	if len(out) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return out, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressPrinter shows one character per finished check, go-test style, and a line per part.
+type progressPrinter struct {
+	w   io.Writer
+	col int
+}
+
+func (p *progressPrinter) cas(c result.Case) {
+	ch := map[result.Status]string{result.Pass: ".", result.Fail: "F", result.Error: "E", result.NotCovered: "-", result.FixtureBug: "B"}[c.Status]
+	if p.col == 0 {
+		fmt.Fprintf(p.w, "%-11s ", c.Part)
+	}
+	fmt.Fprint(p.w, ch)
+	if p.col++; p.col == 60 {
+		fmt.Fprintln(p.w)
+		p.col = 0
+	}
+}
+
+func (p *progressPrinter) part(pt report.Part) {
+	if p.col > 0 {
+		fmt.Fprintln(p.w)
+		p.col = 0
+	}
+	note := ""
+	if pt.Note != "" {
+		note = " (" + pt.Note + ")"
+	}
+	fmt.Fprintf(p.w, "%-11s %d checks, %d failed, %d errors in %s%s\n", pt.Name, pt.Total, pt.Fail, pt.Error, pt.Elapsed.Round(time.Millisecond), note)
+}

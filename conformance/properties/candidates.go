@@ -1,0 +1,145 @@
+package properties
+
+import (
+	"fmt"
+	"slices"
+
+	"pgregory.net/rapid"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+func candidateProperties() []Property {
+	return []Property{
+		{Name: "candidates/ranking-and-limit", Area: "candidates", Requirements: []string{"SR-CAND-1", "SR-CAND-2", "SR-CAND-3", "SR-CAND-5", "SR-CAND-8", "SR-CAND-9", "SR-CAND-12"}, check: propCandidates},
+	}
+}
+
+// candidateModel is what the contract says a candidate list is, computed from the world:
+// every listed session but the agent's own, matching the query (case-insensitive substring of
+// id, cwd or label), ranked same-cwd, then cwd-less, then other-cwd, listing order kept within
+// a rank, at most limit of them, each labelled with its readable title or else its id.
+func candidateModel(w *sessionquery.World, agentID string, agentCWD *string, query string, limit int) []*jsjson.Object {
+	type rec struct {
+		s     sessionquery.WorldSession
+		rank  int
+		label string
+	}
+	var recs []rec
+	needle := jsstring.ToLower(query)
+	for _, s := range w.Sessions {
+		if s.Header.ID == agentID {
+			continue
+		}
+		r := rec{s: s, label: s.Header.ID}
+		if s.TitleError == nil && s.Title != nil {
+			r.label = *s.Title
+		}
+		switch c := s.Header.CWD; {
+		case c != nil && agentCWD != nil && *c == *agentCWD:
+			r.rank = 0
+		case c == nil:
+			r.rank = 1
+		default:
+			r.rank = 2
+		}
+		if needle != "" && !includes(jsstring.ToLower(s.Header.ID), needle) &&
+			(s.Header.CWD == nil || !includes(jsstring.ToLower(*s.Header.CWD), needle)) &&
+			!includes(jsstring.ToLower(r.label), needle) {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	slices.SortStableFunc(recs, func(a, b rec) int { return a.rank - b.rank })
+	recs = recs[:min(limit, len(recs))]
+	out := make([]*jsjson.Object, len(recs))
+	for i, r := range recs {
+		out[i] = service.Candidate{SessionID: r.s.Header.ID, Label: r.label, CWD: r.s.Header.CWD, CreatedAt: r.s.Header.CreatedAt}.Value()
+	}
+	return out
+}
+
+// includes is String.prototype.includes: a code-unit substring test.
+func includes(haystack, needle string) bool {
+	h, n := jsstring.UTF16(haystack), jsstring.UTF16(needle)
+	for i := 0; i+len(n) <= len(h); i++ {
+		if slices.Equal(h[i:i+len(n)], n) {
+			return true
+		}
+	}
+	return false
+}
+
+// propCandidates: over worlds without listing failures and well-typed arguments, the
+// candidates are exactly the model's (membership, ranking, order within a rank, limit,
+// labels, cwd and createdAt), and every title read names a listed session other than the
+// agent's own, at most once.
+func propCandidates(e *env, t *rapid.T) {
+	w := gen.World(t, "world", e.gen)
+	w.ListError = nil
+	agent := gen.Agent(t, "agent", e.gen)
+	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent)
+	query := ""
+	if rapid.IntRange(0, 2).Draw(t, "query?") > 0 {
+		q := gen.Query(t, "query", w, e.gen)
+		s, ok := q.(string)
+		if !ok {
+			s = ""
+		}
+		query = s
+		args.Set("query", query)
+	}
+	limit := service.DefaultCandidateLimit
+	if rapid.Bool().Draw(t, "limit?") {
+		limit = rapid.IntRange(1, 7).Draw(t, "limit")
+		args.Set("limit", float64(limit))
+	} else if rapid.IntRange(0, 3).Draw(t, "config?") == 0 {
+		limit = rapid.IntRange(1, 7).Draw(t, "candidateLimit")
+		args.Set("config", jsjson.NewObject().Set("candidateLimit", float64(limit)))
+	}
+	agentID, _ := agent.Get("id")
+	var agentCWD *string
+	if c, ok := agent.Get("cwd"); ok {
+		s := c.(string)
+		agentCWD = &s
+	}
+	model := candidateModel(w, agentID.(string), agentCWD, query, limit)
+	want := make([]any, len(model))
+	for i, m := range model {
+		want[i] = m
+	}
+	wantLine, _ := jsjson.Marshal(jsjson.NewObject().Set("candidates", want))
+
+	resp := e.call(t, protocol.OpCandidates, args)
+	o, ok := resp.Result.(*jsjson.Object)
+	if !resp.OK || !ok {
+		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "candidates failed on a well-formed request")
+	}
+	cv, _ := o.Get("candidates")
+	got, _ := cv.([]any)
+	if len(got) > limit {
+		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "%d candidates exceed the limit %d", len(got), limit)
+	}
+	gotLine, _ := jsjson.Marshal(jsjson.NewObject().Set("candidates", got))
+	if d := diffJSON(want, got); d != "" {
+		e.fail(t, failure{message: "candidates differ from the contract's ranking, limit or labels", input: line(protocol.OpCandidates, args), want: string(wantLine), got: string(gotLine), diff: d})
+	}
+	tv, _ := o.Get("titleReads")
+	reads, ok := tv.([]any)
+	if !ok {
+		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "titleReads is not an array")
+	}
+	seen := map[string]bool{}
+	for _, r := range reads {
+		id, ok := r.(string)
+		if !ok || seen[id] || id == agentID || !slices.ContainsFunc(w.Sessions, func(s sessionquery.WorldSession) bool { return s.Header.ID == id }) {
+			e.failf(t, protocol.OpCandidates, args, resp, "title reads of distinct listed sessions", "title read %s is repeated, the agent's own, or not a listed session", fmt.Sprint(r))
+		}
+		seen[id] = true
+	}
+}

@@ -1,0 +1,265 @@
+// Package properties checks an adapter against the contract's invariants with rapid
+// property-based tests: round-trips, rejection of non-canonical input, tag safety, byte caps,
+// dedup order, candidate ranking, and, for every op, agreement with the embedded reference on
+// the same generated request.
+//
+// Run works outside `go test`: it drives rapid through a testing-free rapid.TB that records
+// each property's outcome as a result.Case, the shrunk failing request included.
+package properties
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// DefaultChecks is the number of generated inputs per property when Options.Checks is 0 and
+// rapid's own -rapid.checks flag was left at its default.
+const DefaultChecks = 100
+
+// Property is one named invariant.
+type Property struct {
+	// Name is "area/what", e.g. "uri/round-trip"; it is the case name in reports.
+	Name string
+	// Area groups results in reports: uri, mention, config, candidates, prepare, host.
+	Area string
+	// Requirements are the spec ids the property checks.
+	Requirements []string
+	// Feature, when set, is a hello feature the adapter must declare; without it the
+	// property is not covered.
+	Feature string
+	// Tags are extra selection tags (without "@"), besides the area, name and requirements.
+	Tags  []string
+	check func(e *env, t *rapid.T)
+}
+
+// tags returns every tag a tag expression can select the property by.
+func (p Property) tags() []string {
+	out := append([]string{"property", p.Area, p.Name}, p.Requirements...)
+	return append(out, p.Tags...)
+}
+
+// Options select and configure a run of the properties.
+type Options struct {
+	// Tags is a godog tag expression over each property's name, area, requirement ids and
+	// tags ("@uri && ~@agreement"); empty runs every property.
+	Tags string
+	// Checks is the number of inputs per property; 0 means DefaultChecks, unless rapid's
+	// -rapid.checks flag was set on the command line, which then wins.
+	Checks int
+	// Seed is rapid's base seed; 0 picks one (or takes -rapid.seed when set). The seed used
+	// is reported in every case, so a failure reproduces.
+	Seed uint64
+	// ShrinkTime bounds the minimisation of one failure; 0 keeps rapid's default (30 s).
+	ShrinkTime time.Duration
+	// Profile is the contract release the reference behaves as: protocol.Spec when empty.
+	Profile string
+	// Select, when set, keeps only the properties it returns true for (after Tags); the
+	// runner uses it to shard a run.
+	Select func(Property) bool
+	// Progress, when set, is called with each property's result as it finishes.
+	Progress func(result.Case)
+}
+
+// All returns every property, in a stable order.
+func All() []Property {
+	var out []Property
+	out = append(out, uriProperties()...)
+	out = append(out, mentionProperties()...)
+	out = append(out, configProperties()...)
+	out = append(out, candidateProperties()...)
+	out = append(out, prepareProperties()...)
+	out = append(out, agreementProperties()...)
+	return out
+}
+
+// Selected returns the properties the tag expression selects.
+func Selected(tags string) []Property {
+	var out []Property
+	for _, p := range All() {
+		if MatchTags(tags, p.tags()) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// rapidMu serialises runs: rapid's configuration is process-global flags.
+var rapidMu sync.Mutex
+
+// Seed returns the seed a run with opts uses: opts.Seed, else -rapid.seed when set, else a
+// fresh random one.
+func Seed(opts Options) uint64 {
+	if opts.Seed != 0 {
+		return opts.Seed
+	}
+	ensureFlags()
+	if f := flag.Lookup("rapid.seed"); f != nil {
+		if s, err := strconv.ParseUint(f.Value.String(), 10, 64); err == nil && s != 0 {
+			return s
+		}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	s := binary.LittleEndian.Uint64(b[:]) >> 1 // keep it short enough to read and retype
+	if s == 0 {
+		s = 1
+	}
+	return s
+}
+
+// Run checks every selected property against c and returns one Case per property (Part
+// "properties"). It is not safe to run concurrently with other rapid checks in the same
+// process, because rapid is configured through global flags (they are restored afterwards).
+func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
+	ensureFlags()
+	seed := Seed(opts)
+	restore := setRapidFlags(opts, seed)
+	defer restore()
+
+	e := &env{
+		ctx:  ctx,
+		c:    c,
+		ref:  adapter.InProcess{H: &adapter.Reference{Profile: opts.Profile}},
+		gen:  gen.Options{LoneSurrogates: c.Supports(protocol.FeatureLoneSurrogates)},
+		seed: seed,
+	}
+	var out []result.Case
+	for _, p := range Selected(opts.Tags) {
+		if opts.Select != nil && !opts.Select(p) {
+			continue
+		}
+		cs := e.run(p)
+		if opts.Progress != nil {
+			opts.Progress(cs)
+		}
+		out = append(out, cs)
+	}
+	return out
+}
+
+// ensureFlags makes testing.Short callable outside `go test`: rapid calls it, and it panics
+// unless testing's flags are registered and flag.CommandLine is parsed.
+func ensureFlags() {
+	testing.Init()
+	if !flag.Parsed() {
+		_ = flag.CommandLine.Parse(nil)
+	}
+}
+
+// setRapidFlags sets rapid's global flags for one run and returns a function restoring them.
+func setRapidFlags(opts Options, seed uint64) func() {
+	set := map[string]string{"rapid.seed": strconv.FormatUint(seed, 10)}
+	if opts.Checks > 0 {
+		set["rapid.checks"] = strconv.Itoa(opts.Checks)
+	} else if !flagSetExplicitly("rapid.checks") && !envSet("RAPID_CHECKS") {
+		set["rapid.checks"] = strconv.Itoa(DefaultChecks)
+	}
+	if opts.ShrinkTime > 0 {
+		set["rapid.shrinktime"] = opts.ShrinkTime.String()
+	}
+	// The runner reports the seed instead; fail files would land in the caller's testdata.
+	set["rapid.nofailfile"] = "true"
+	old := map[string]string{}
+	for k, v := range set {
+		f := flag.Lookup(k)
+		if f == nil {
+			continue
+		}
+		old[k] = f.Value.String()
+		_ = flag.Set(k, v)
+	}
+	return func() {
+		for k, v := range old {
+			_ = flag.Set(k, v)
+		}
+	}
+}
+
+func flagSetExplicitly(name string) bool {
+	found := false
+	flag.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+func envSet(name string) bool {
+	_, ok := lookupEnv(name)
+	return ok
+}
+
+// run checks one property and turns rapid's verdict and the recorder's notes into a Case.
+func (e *env) run(p Property) result.Case {
+	start := time.Now()
+	cs := result.Case{Part: "properties", Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: e.seed}
+	if p.Feature != "" && !e.c.Supports(p.Feature) {
+		cs.Status = result.NotCovered
+		cs.Message = fmt.Sprintf("adapter does not declare the %q feature", p.Feature)
+		return cs
+	}
+	rec := &recorder{}
+	e.rec = rec
+	tb := &recordingTB{name: p.Name}
+	func() {
+		defer func() {
+			if r := recover(); r != nil && r != errFailNow {
+				panic(r)
+			}
+		}()
+		rapid.Check(tb, func(t *rapid.T) {
+			if rec.stopped() {
+				return
+			}
+			rec.iterations++
+			defer func() {
+				if r := recover(); r != nil {
+					if _, ok := r.(stopIteration); ok {
+						return
+					}
+					panic(r)
+				}
+			}()
+			p.check(e, t)
+			rec.covered++
+		})
+	}()
+	cs.Duration = time.Since(start)
+	switch {
+	case rec.transport != "":
+		cs.Status = result.Error
+		cs.Message = rec.transport
+		cs.Input = rec.transportInput
+	case tb.failed:
+		cs.Status = result.Fail
+		if f := rec.last; f != nil {
+			cs.Message, cs.Input, cs.Want, cs.Got, cs.Diff = f.message, f.input, f.want, f.got, f.diff
+		} else {
+			cs.Message = firstLine(tb.log.String())
+		}
+		cs.Message += fmt.Sprintf(" (reproduce with --seed %d)", e.seed)
+	case rec.covered == 0 && rec.unsupported > 0:
+		cs.Status = result.NotCovered
+		cs.Message = rec.unsupportedMsg
+	default:
+		cs.Status = result.Pass
+		cs.Message = fmt.Sprintf("%d inputs", rec.covered)
+		if rec.unsupported > 0 {
+			cs.Message += fmt.Sprintf("; %d more not covered (%s)", rec.unsupported, rec.unsupportedMsg)
+		}
+	}
+	return cs
+}

@@ -1,0 +1,191 @@
+package properties_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+func connect(t *testing.T, h adapter.Handler) *adapter.Client {
+	t.Helper()
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestReferencePasses(t *testing.T) {
+	c := connect(t, &adapter.Reference{})
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 100})
+	if len(cases) != len(properties.All()) {
+		t.Fatalf("%d cases, want %d", len(cases), len(properties.All()))
+	}
+	for _, cs := range cases {
+		t.Logf("%s %s %v %s", cs.Name, cs.Status, cs.Duration, cs.Message)
+		if cs.Status != result.Pass {
+			t.Errorf("%s: %s: %s\ninput %s\nwant %s\ngot  %s\n%s", cs.Name, cs.Status, cs.Message, cs.Input, cs.Want, cs.Got, cs.Diff)
+		}
+	}
+}
+
+// faulty wraps the reference and corrupts one op's answers.
+type faulty struct {
+	ref    adapter.Reference
+	op     string
+	mutate func(*protocol.Response)
+}
+
+func (f *faulty) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	resp := f.ref.Handle(ctx, req)
+	if req.Op == f.op {
+		f.mutate(&resp)
+	}
+	return resp
+}
+
+// TestPropertiesCatchFaults: each fault is caught by its invariant property, not only by the
+// agreement check, with the shrunk input and the seed in the report.
+func TestPropertiesCatchFaults(t *testing.T) {
+	tests := []struct {
+		name, op, property string
+		mutate             func(*protocol.Response)
+	}{
+		{"decode accepts everything", protocol.OpURIDecode, "uri/non-canonical-rejected", func(r *protocol.Response) {
+			if !r.OK {
+				*r = protocol.Response{ID: r.ID, OK: true, Result: "x"}
+			}
+		}},
+		{"decode loses the id", protocol.OpURIDecode, "uri/round-trip", func(r *protocol.Response) {
+			if r.OK {
+				r.Result = r.Result.(string) + "!"
+			}
+		}},
+		{"parse drops references", protocol.OpMentionParse, "mention/format-parse-round-trip", func(r *protocol.Response) {
+			if r.OK {
+				r.Result.(*jsjson.Object).Set("references", []any{})
+			}
+		}},
+		{"config ignores keys", protocol.OpConfig, "config/effective", func(r *protocol.Response) {
+			if r.OK {
+				r.Result.(*jsjson.Object).Set("candidateLimit", 50.0)
+			}
+		}},
+		{"candidates reversed", protocol.OpCandidates, "candidates/ranking-and-limit", func(r *protocol.Response) {
+			if r.OK {
+				o := r.Result.(*jsjson.Object)
+				v, _ := o.Get("candidates")
+				l := v.([]any)
+				slices.Reverse(l)
+			}
+		}},
+		{"reads reversed", protocol.OpPrepare, "prepare/dedup-order", func(r *protocol.Response) {
+			if r.OK {
+				o := r.Result.(*jsjson.Object)
+				v, _ := o.Get("reads")
+				slices.Reverse(v.([]any))
+			}
+		}},
+		{"raw tag in prompt", protocol.OpPrepare, "prepare/tag-safety", func(r *protocol.Response) {
+			if r.OK {
+				o := r.Result.(*jsjson.Object)
+				if ac, _ := o.Get("additionalContext"); ac != nil {
+					c, _ := ac.(*jsjson.Object).Get("content")
+					b := c.([]any)[0].(*jsjson.Object)
+					s, _ := b.Get("text")
+					b.Set("text", strings.Replace(s.(string), "[", "[<", 1))
+				}
+			}
+		}},
+		{"stats inconsistent", protocol.OpPrepare, "prepare/byte-caps", func(r *protocol.Response) {
+			if r.OK {
+				o := r.Result.(*jsjson.Object)
+				if ac, _ := o.Get("additionalContext"); ac != nil {
+					src, _ := ac.(*jsjson.Object).Get("source")
+					refs, _ := src.(*jsjson.Object).Get("references")
+					refs.([]any)[0].(*jsjson.Object).Set("originalMessages", 99.0)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := connect(t, &faulty{op: tt.op, mutate: tt.mutate})
+			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Tags: "@" + tt.property})
+			if len(cases) != 1 {
+				t.Fatalf("%d cases", len(cases))
+			}
+			cs := cases[0]
+			if cs.Status != result.Fail || cs.Input == "" || cs.Seed != 11 || !strings.Contains(cs.Message, "--seed 11") {
+				t.Errorf("%s: %s %q input %q seed %d", cs.Name, cs.Status, cs.Message, cs.Input, cs.Seed)
+			}
+		})
+	}
+}
+
+type unsupported struct{ adapter.Reference }
+
+func (u *unsupported) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpHello {
+		resp := u.Reference.Handle(ctx, req)
+		resp.Result.(*jsjson.Object).Set("features", []any{})
+		return resp
+	}
+	return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: "no"}}
+}
+
+func TestUnsupportedIsNotCovered(t *testing.T) {
+	c := connect(t, &unsupported{})
+	for _, cs := range properties.Run(context.Background(), c, properties.Options{Checks: 10}) {
+		if cs.Status != result.NotCovered {
+			t.Errorf("%s: %s, want not covered", cs.Name, cs.Status)
+		}
+	}
+}
+
+// dying answers hello, then fails every call at the transport level.
+type dying struct {
+	calls int
+}
+
+func (d *dying) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if req.Op == protocol.OpHello {
+		return (&adapter.Reference{}).Handle(ctx, req), nil
+	}
+	d.calls++
+	return protocol.Response{}, &adapter.TransportError{Op: req.Op, Reason: "exited without answering"}
+}
+
+func TestTransportErrorAbortsProperty(t *testing.T) {
+	d := &dying{}
+	c, err := adapter.Connect(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 50, Tags: "@uri/round-trip"})
+	if len(cases) != 1 || cases[0].Status != result.Error || !strings.Contains(cases[0].Message, "exited without answering") {
+		t.Fatalf("%+v", cases)
+	}
+	if d.calls != 1 {
+		t.Errorf("%d calls after the adapter died, want 1", d.calls)
+	}
+}
+
+func TestMatchTags(t *testing.T) {
+	tags := []string{"property", "uri", "uri/round-trip", "SR-URI-1"}
+	for expr, want := range map[string]bool{
+		"": true, "@uri": true, "@mention": false, "@uri && ~@SR-URI-1": false,
+		"@mention,@SR-URI-1": true, "~@agreement": true, "@property && @uri": true,
+	} {
+		if got := properties.MatchTags(expr, tags); got != want {
+			t.Errorf("MatchTags(%q) = %v, want %v", expr, got, want)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// WriteJSON writes the report as one indented JSON document.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+// xmlText makes s safe for XML 1.0: adapters' strings hold controls and lone surrogates.
+func xmlText(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000 {
+			return r
+		}
+		return '\uFFFD'
+	}, s)
+}
+
+func caseDetail(cs result.Case) string {
+	var b strings.Builder
+	writeCase(&b, cs)
+	return xmlText(b.String())
+}
+
+// WriteJUnit writes the report as JUnit XML: one suite per part, one test case per check,
+// classname part.area. Not-covered checks and fixture bugs are skipped test cases, so CI
+// shows them without counting them against the adapter; errors are JUnit errors.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	s := junitSuites{Name: "sessionref-kit conformance " + r.Spec, Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
+	for _, p := range r.Parts {
+		suite := junitSuite{Name: p.Name, Time: fmt.Sprintf("%.3f", p.Elapsed.Seconds()), Properties: []junitProperty{
+			{"kit", r.Kit}, {"spec", r.Spec}, {"adapter", xmlText(r.Adapter)}, {"hello", xmlText(r.HelloLine())},
+			{"fixtureHash", r.FixtureHash}, {"seed", fmt.Sprint(r.Seed)}, {"note", p.Note},
+		}}
+		for _, cs := range r.Cases {
+			if cs.Part != p.Name {
+				continue
+			}
+			jc := junitCase{Name: xmlText(cs.Name), Classname: p.Name + "." + cs.Area, Time: fmt.Sprintf("%.3f", cs.Duration.Seconds())}
+			msg := xmlText(cs.Message)
+			switch cs.Status {
+			case result.Fail:
+				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: caseDetail(cs)}
+				suite.Failures++
+			case result.Error:
+				jc.Error = &junitMessage{Message: msg, Type: "adapter-error", Body: caseDetail(cs)}
+				suite.Errors++
+			case result.NotCovered:
+				jc.Skipped = &junitMessage{Message: "not covered: " + msg}
+				suite.Skipped++
+			case result.FixtureBug:
+				jc.Skipped = &junitMessage{Message: "fixture bug: " + msg, Body: caseDetail(cs)}
+				suite.Skipped++
+			}
+			suite.Tests++
+			suite.Cases = append(suite.Cases, jc)
+		}
+		s.Tests += suite.Tests
+		s.Failures += suite.Failures
+		s.Errors += suite.Errors
+		s.Skipped += suite.Skipped
+		s.Suites = append(s.Suites, suite)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// maxMarkdownFailures bounds the failures detailed in a step summary (GitHub caps it at 1 MiB).
+const maxMarkdownFailures = 20
+
+// WriteMarkdown writes a summary for CI step summaries: verdict, what was certified, per-part
+// and per-area tables, and the first failures and errors in collapsible blocks.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	icon := map[int]string{ExitConformant: "✅", ExitNotConformant: "❌", ExitUsage: "⚠️", ExitUnusable: "💥"}[r.Verdict.Code]
+	fmt.Fprintf(&b, "## %s session-reference conformance: %s\n\n", icon, mdEscape(r.Verdict.Summary))
+	for _, l := range r.Header() {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(l))
+	}
+	b.WriteString("\n| part | checks | pass | fail | not covered | error | fixture bug | elapsed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, p := range r.Parts {
+		name := p.Name
+		if p.Note != "" {
+			name += " (" + mdEscape(p.Note) + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %s |\n", name, p.Total, p.Pass, p.Fail, p.NotCovered, p.Error, p.FixtureBug, seconds(p.Elapsed))
+	}
+	if areas := r.Areas(); len(areas) > 0 {
+		b.WriteString("\n| area | checks | pass | fail | not covered | error | fixture bug |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, a := range areas {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", mdEscape(a.Name), a.Total, a.Pass, a.Fail, a.NotCovered, a.Error, a.FixtureBug)
+		}
+	}
+	shown := 0
+	for _, cs := range r.Cases {
+		if cs.Status != result.Fail && cs.Status != result.Error {
+			continue
+		}
+		if shown == maxMarkdownFailures {
+			fmt.Fprintf(&b, "\n…and %d more; see the full report.\n", r.Totals.Fail+r.Totals.Error-shown)
+			break
+		}
+		shown++
+		var d strings.Builder
+		writeCase(&d, cs)
+		fmt.Fprintf(&b, "\n<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n",
+			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(strings.ToValidUTF8(d.String(), "\uFFFD"), "```", "`\u200b``"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// WriteFile writes what write produces to path atomically: into a temporary file in the same
+// directory, renamed over path only once complete, so a crashed or killed run never leaves a
+// truncated report that CI would read as valid.
+func WriteFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	return nil
+}
+
+// AppendFile appends what write produces to path (created if missing): $GITHUB_STEP_SUMMARY
+// is shared by every step of a job, so it is appended to, never replaced.
+func AppendFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("step summary: %w", err)
+	}
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,165 @@
+// Package report holds a conformance run's outcome and writes it as text for people, JSON for
+// tools, JUnit XML for CI test views and Markdown for CI step summaries.
+package report
+
+import (
+	"sort"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// The exit codes of a run (see Report.Verdict).
+const (
+	ExitConformant    = 0 // every covered check passed
+	ExitNotConformant = 1 // a check failed, or nothing was covered
+	ExitUsage         = 2 // bad flags, or a selection that matched no check
+	ExitUnusable      = 3 // the adapter did not start, broke the protocol, crashed or hung
+)
+
+// Report is the outcome of one run.
+type Report struct {
+	Kit         string         `json:"kit"`                   // the kit's version
+	Spec        string         `json:"spec"`                  // the contract release certified
+	Adapter     string         `json:"adapter"`               // the command, or "in-process"
+	Hello       *adapter.Hello `json:"hello,omitempty"`       // the adapter's hello; nil when it failed
+	FixtureHash string         `json:"fixtureHash,omitempty"` // cases.Hash of the fixture set
+	Seed        uint64         `json:"seed"`                  // rapid's base seed
+	Checks      int            `json:"checks"`                // rapid inputs per property
+	Tags        string         `json:"tags,omitempty"`        // the tag expression selecting checks
+	Shard       string         `json:"shard,omitempty"`       // "K/N" when sharded
+	// Unusable says, in one line, why the adapter could not be certified at all (did not
+	// start, failed hello, or stopped answering); empty when it was usable.
+	Unusable string `json:"unusable,omitempty"`
+	// Restarts counts how often a crashed or hung adapter process was started again.
+	Restarts int            `json:"restarts"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Parts    []Part         `json:"parts"`
+	Cases    []result.Case  `json:"cases"`
+	Elapsed  time.Duration  `json:"elapsedNs"`
+	Started  time.Time      `json:"started"`
+	Totals   Counts         `json:"totals"`
+	Verdict  VerdictSummary `json:"verdict"`
+}
+
+// Part is one part of a run (features, fixtures or properties).
+type Part struct {
+	Name    string        `json:"name"`
+	Counts                // of the part's cases
+	Elapsed time.Duration `json:"elapsedNs"`
+	// Note says why a part has no cases (not selected, not in this shard, none defined) or
+	// could not run.
+	Note string `json:"note,omitempty"`
+}
+
+// Counts are the number of cases per status.
+type Counts struct {
+	Total      int `json:"total"`
+	Pass       int `json:"pass"`
+	Fail       int `json:"fail"`
+	NotCovered int `json:"notCovered"`
+	Error      int `json:"error"`
+	FixtureBug int `json:"fixtureBug"`
+}
+
+// Add counts one case.
+func (c *Counts) Add(s result.Status) {
+	c.Total++
+	switch s {
+	case result.Pass:
+		c.Pass++
+	case result.Fail:
+		c.Fail++
+	case result.NotCovered:
+		c.NotCovered++
+	case result.Error:
+		c.Error++
+	case result.FixtureBug:
+		c.FixtureBug++
+	}
+}
+
+// CountCases counts cases by status.
+func CountCases(cases []result.Case) Counts {
+	var c Counts
+	for _, cs := range cases {
+		c.Add(cs.Status)
+	}
+	return c
+}
+
+// Area is the counts of one area (uri, mention, …) across parts.
+type Area struct {
+	Name string `json:"name"`
+	Counts
+}
+
+// Areas returns per-area counts, areas in name order.
+func (r *Report) Areas() []Area {
+	m := map[string]*Counts{}
+	for _, cs := range r.Cases {
+		a := cs.Area
+		if a == "" {
+			a = "(none)"
+		}
+		if m[a] == nil {
+			m[a] = &Counts{}
+		}
+		m[a].Add(cs.Status)
+	}
+	out := make([]Area, 0, len(m))
+	for name, c := range m {
+		out = append(out, Area{Name: name, Counts: *c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// VerdictSummary is the run's conclusion and the process exit code that goes with it.
+type VerdictSummary struct {
+	Code    int    `json:"code"`
+	Summary string `json:"summary"` // one line
+}
+
+// Finish computes Totals and Verdict from the parts and cases.
+func (r *Report) Finish() {
+	r.Totals = CountCases(r.Cases)
+	r.Verdict = r.verdict()
+}
+
+// verdict decides the exit code. An unusable adapter is 3 whatever else happened; a failed
+// check proves non-conformance (1) even if other checks errored; errors alone (crash, hang,
+// protocol breach on some checks) leave conformance undecided (3); fixture bugs never count
+// against the adapter. A run that covered nothing is not a certification: no check selected
+// is a usage error (2), every check not covered is 1.
+func (r *Report) verdict() VerdictSummary {
+	t := r.Totals
+	switch {
+	case r.Unusable != "":
+		return VerdictSummary{ExitUnusable, "adapter unusable: " + r.Unusable}
+	case t.Fail > 0:
+		return VerdictSummary{ExitNotConformant, plural(t.Fail, "check") + " failed: not conformant; first: " + r.first(result.Fail)}
+	case t.Error > 0:
+		return VerdictSummary{ExitUnusable, plural(t.Error, "check") + " could not run, conformance undecided; first: " + r.first(result.Error)}
+	case t.Total-t.FixtureBug == 0:
+		return VerdictSummary{ExitUsage, "no check was run: the selection matched nothing"}
+	case t.Pass == 0:
+		return VerdictSummary{ExitNotConformant, "no check was covered: the adapter supports none of the selected ops"}
+	}
+	s := "conformant: " + plural(t.Pass, "check") + " passed"
+	if t.NotCovered > 0 {
+		s += ", " + plural(t.NotCovered, "check") + " not covered"
+	}
+	return VerdictSummary{ExitConformant, s}
+}
+
+// first describes the first case with status s in one line.
+func (r *Report) first(s result.Status) string {
+	for _, cs := range r.Cases {
+		if cs.Status == s {
+			return cs.Part + " " + cs.Name + ": " + cs.Message
+		}
+	}
+	return ""
+}

@@ -1,0 +1,322 @@
+// Package conformance certifies implementations of the session-reference contract: a Runner
+// drives an adapter (the embedded reference, a Go Handler, or any command speaking the
+// protocol of spec/protocol.md) through the Gherkin features, the fixtures and the rapid
+// properties, and returns a report.Report whose verdict is the process exit code.
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
+	"github.com/sessionref-kit/sessionref-kit/features"
+	"github.com/sessionref-kit/sessionref-kit/fixtures"
+)
+
+// The parts of a run, in the order they run.
+const (
+	PartFeatures   = "features"
+	PartFixtures   = "fixtures"
+	PartProperties = "properties"
+)
+
+// Parts lists every part.
+var Parts = []string{PartFeatures, PartFixtures, PartProperties}
+
+// Profiles are the contract releases a run can certify.
+var Profiles = []string{protocol.Spec, "0.1.0-rc.8"}
+
+// DefaultMaxConsecutiveErrors is how many calls in a row may fail at the transport level
+// before the adapter is declared unusable and the rest of the run is skipped.
+const DefaultMaxConsecutiveErrors = 5
+
+// Runner configures one conformance run. Build it with NewRunner, which checks and normalises
+// it; the zero value certifies the embedded reference in-process with every default.
+type Runner struct {
+	// Command is an adapter command line (program and arguments). When empty the run
+	// certifies Handler, or the embedded reference when Handler is nil too.
+	Command []string
+	// Dir is the adapter command's working directory; empty means the runner's.
+	Dir string
+	// Handler is an in-process implementation to certify when Command is empty.
+	Handler adapter.Handler
+	// Timeout bounds each call; 0 means adapter.DefaultTimeout (10 s). A call past it is an
+	// error, and the adapter process is killed and restarted.
+	Timeout time.Duration
+	// Parts selects parts by name (PartFeatures …); empty runs them all.
+	Parts []string
+	// Tags is a godog tag expression selecting features, fixture cases and properties.
+	Tags string
+	// Checks is the number of rapid inputs per property; 0 means properties.DefaultChecks.
+	Checks int
+	// Seed is rapid's base seed; 0 picks a random one. The report always names it.
+	Seed uint64
+	// ShrinkTime bounds the minimisation of one property failure; 0 means 10 s.
+	ShrinkTime time.Duration
+	// Profile is the contract release certified; empty means protocol.Spec.
+	Profile string
+	// Shard and Shards split a run deterministically: shard K of N (1-based) runs every Nth
+	// unit (the features, the fixtures, each property), so the union of all shards is the
+	// whole run. Zero means unsharded.
+	Shard, Shards int
+	// Features and Fixtures are the data to run; nil means the embedded features.FS and
+	// fixtures.FS.
+	Features, Fixtures fs.FS
+	// MaxConsecutiveErrors overrides DefaultMaxConsecutiveErrors.
+	MaxConsecutiveErrors int
+	// Progress, when set, is called with each case's result as it finishes.
+	Progress func(result.Case)
+	// PartDone, when set, is called with each part's summary as it finishes.
+	PartDone func(report.Part)
+}
+
+// UsageError is a Runner configuration that cannot run (exit code 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// NewRunner checks r and fills in defaults. Its errors are *UsageError.
+func NewRunner(r Runner) (Runner, error) {
+	if r.Timeout < 0 {
+		return r, usagef("timeout must be positive, not %v", r.Timeout)
+	}
+	if r.Timeout == 0 {
+		r.Timeout = adapter.DefaultTimeout
+	}
+	if r.Checks < 0 {
+		return r, usagef("checks must be positive, not %d", r.Checks)
+	}
+	if r.ShrinkTime == 0 {
+		r.ShrinkTime = 10 * time.Second
+	}
+	for _, p := range r.Parts {
+		if !slices.Contains(Parts, p) {
+			return r, usagef("unknown part %q (want %s)", p, strings.Join(Parts, ", "))
+		}
+	}
+	if len(r.Parts) == 0 {
+		r.Parts = Parts
+	}
+	if r.Profile == "" {
+		r.Profile = protocol.Spec
+	}
+	if !slices.Contains(Profiles, r.Profile) {
+		return r, usagef("unknown profile %q (want %s)", r.Profile, strings.Join(Profiles, " or "))
+	}
+	if r.Shards < 0 || r.Shard < 0 || (r.Shards == 0) != (r.Shard == 0) || r.Shard > r.Shards {
+		return r, usagef("shard %d/%d: want K/N with 1 <= K <= N", r.Shard, r.Shards)
+	}
+	if err := checkTags(r.Tags); err != nil {
+		return r, err
+	}
+	if r.Features == nil {
+		r.Features = features.FS
+	}
+	if r.Fixtures == nil {
+		r.Fixtures = fixtures.FS
+	}
+	if r.MaxConsecutiveErrors <= 0 {
+		r.MaxConsecutiveErrors = DefaultMaxConsecutiveErrors
+	}
+	if len(r.Command) == 0 && r.Handler == nil {
+		r.Handler = &adapter.Reference{Profile: r.Profile}
+	}
+	return r, nil
+}
+
+// checkTags rejects tag expressions godog would panic on or silently misread.
+func checkTags(expr string) error {
+	if strings.TrimSpace(expr) == "" {
+		return nil
+	}
+	for _, alt := range strings.Split(expr, ",") {
+		for _, term := range strings.Split(alt, "&&") {
+			term = strings.TrimPrefix(strings.TrimSpace(term), "~")
+			if !strings.HasPrefix(term, "@") || len(term) < 2 || strings.ContainsAny(term, " \t|()!") {
+				return usagef("bad tag expression %q: want @tag terms joined by && (and), , (or) and ~ (not)", expr)
+			}
+		}
+	}
+	return nil
+}
+
+// inShard reports whether unit i (0 features, 1 fixtures, 2+j the jth property of
+// properties.All) belongs to this run's shard.
+func (r Runner) inShard(i int) bool { return r.Shards == 0 || i%r.Shards == r.Shard-1 }
+
+// Describe names the implementation under test for the report.
+func (r Runner) Describe() string {
+	switch {
+	case len(r.Command) > 0:
+		return strings.Join(r.Command, " ")
+	case r.Handler != nil:
+		if _, ok := r.Handler.(*adapter.Reference); ok {
+			return "embedded reference (in-process)"
+		}
+		return fmt.Sprintf("%T (in-process)", r.Handler)
+	}
+	return "in-process"
+}
+
+// Run certifies the adapter and returns the report; it never fails, because an adapter that
+// cannot be used is itself a verdict (report.ExitUnusable). r must come from NewRunner.
+func (r Runner) Run(ctx context.Context) *report.Report {
+	start := time.Now()
+	rep := &report.Report{
+		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags,
+		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
+	}
+	if rep.Checks == 0 {
+		rep.Checks = properties.DefaultChecks
+	}
+	if r.Shards > 0 {
+		rep.Shard = fmt.Sprintf("%d/%d", r.Shard, r.Shards)
+	}
+	defer func() {
+		rep.Elapsed = time.Since(start)
+		rep.Finish()
+	}()
+	if h, err := cases.Hash(r.Fixtures); err != nil {
+		rep.Warnings = append(rep.Warnings, "fixture hash: "+err.Error())
+	} else {
+		rep.FixtureHash = h
+	}
+
+	var base adapter.Caller
+	var proc *adapter.Process
+	if len(r.Command) > 0 {
+		p, err := adapter.StartProcess(r.Command, r.Dir, r.Timeout)
+		if err != nil {
+			rep.Unusable = oneLine(err.Error())
+			r.skipAll(rep, "skipped: adapter unusable")
+			return rep
+		}
+		proc = p
+		defer func() {
+			p.Close()
+			rep.Restarts = p.Restarts
+		}()
+		base = p
+	} else {
+		base = handlerCaller{h: r.Handler, timeout: r.Timeout}
+	}
+	g := &guard{c: base, max: r.MaxConsecutiveErrors}
+	client, err := adapter.Connect(ctx, g)
+	if err != nil {
+		rep.Unusable = "hello: " + oneLine(err.Error())
+		if proc != nil {
+			if tail := lastLines(proc.Stderr(), 5); tail != "" {
+				rep.Warnings = append(rep.Warnings, "adapter stderr (tail): "+tail)
+			}
+		}
+		r.skipAll(rep, "skipped: adapter unusable")
+		return rep
+	}
+	rep.Hello = &client.Hello
+	if client.Hello.Spec != r.Profile {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter declares spec %q; certifying %q", client.Hello.Spec, r.Profile))
+	}
+
+	for i, part := range Parts {
+		p := report.Part{Name: part}
+		switch {
+		case !slices.Contains(r.Parts, part):
+			p.Note = "not selected"
+		case g.unusable() != "":
+			p.Note = "skipped: adapter unusable"
+		case part != PartProperties && !r.inShard(i):
+			p.Note = "in another shard"
+		default:
+			t0 := time.Now()
+			cs, note := r.runPart(ctx, part, client, rep.Seed)
+			p.Elapsed = time.Since(t0)
+			p.Note = note
+			p.Counts = report.CountCases(cs)
+			rep.Cases = append(rep.Cases, cs...)
+		}
+		rep.Parts = append(rep.Parts, p)
+		if r.PartDone != nil {
+			r.PartDone(p)
+		}
+	}
+	if why := g.unusable(); why != "" {
+		rep.Unusable = oneLine(why)
+	}
+	return rep
+}
+
+func (r Runner) skipAll(rep *report.Report, note string) {
+	for _, part := range Parts {
+		rep.Parts = append(rep.Parts, report.Part{Name: part, Note: note})
+	}
+}
+
+// runPart runs one part and returns its cases and a note for the report.
+func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, seed uint64) ([]result.Case, string) {
+	var cs []result.Case
+	var err error
+	unit := map[string]string{PartFeatures: "scenarios", PartFixtures: "fixture cases", PartProperties: "properties"}[part]
+	switch part {
+	case PartFeatures:
+		cs, err = steps.Run(ctx, c, r.Features, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+	case PartFixtures:
+		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+	case PartProperties:
+		index := map[string]int{}
+		for j, p := range properties.All() {
+			index[p.Name] = 2 + j
+		}
+		cs = properties.Run(ctx, c, properties.Options{
+			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,
+			Select:   func(p properties.Property) bool { return r.inShard(index[p.Name]) },
+			Progress: r.Progress,
+		})
+	}
+	if err != nil {
+		// The kit's own data could not be run: a defect of the kit, never of the adapter.
+		bug := result.Case{Part: part, Area: "kit", Name: "(" + part + ")", Status: result.FixtureBug, Message: oneLine(err.Error())}
+		if r.Progress != nil {
+			r.Progress(bug)
+		}
+		return append(cs, bug), fmt.Sprintf("could not run: %v", oneLine(err.Error()))
+	}
+	if len(cs) == 0 {
+		return nil, "0 " + unit
+	}
+	return cs, ""
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// IsUsage reports whether err is a *UsageError.
+func IsUsage(err error) bool {
+	var u *UsageError
+	return errors.As(err, &u)
+}

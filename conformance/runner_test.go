@@ -1,0 +1,301 @@
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+var fakeAdapter string // path of the built testdata/fakeadapter
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fakeadapter")
+	if err != nil {
+		panic(err)
+	}
+	fakeAdapter = filepath.Join(dir, "fakeadapter")
+	if out, err := exec.Command("go", "build", "-o", fakeAdapter, "./testdata/fakeadapter").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building fakeadapter: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func mustRunner(t *testing.T, r conformance.Runner) conformance.Runner {
+	t.Helper()
+	n, err := conformance.NewRunner(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func statuses(rep *report.Report) map[string]result.Status {
+	m := map[string]result.Status{}
+	for _, c := range rep.Cases {
+		m[c.Part+"/"+c.Name] = c.Status
+	}
+	return m
+}
+
+func TestReferenceInProcessIsConformant(t *testing.T) {
+	rep := mustRunner(t, conformance.Runner{Checks: 20, Seed: 7}).Run(context.Background())
+	if rep.Verdict.Code != report.ExitConformant {
+		t.Fatalf("verdict %+v", rep.Verdict)
+	}
+	if rep.Hello == nil || rep.Hello.Name != "sessionref-kit-reference" || rep.Seed != 7 {
+		t.Errorf("hello %+v, seed %d", rep.Hello, rep.Seed)
+	}
+	props := rep.Parts[2]
+	if props.Name != conformance.PartProperties || props.Pass < 16 || props.Pass != props.Total {
+		t.Errorf("properties part %+v", props)
+	}
+}
+
+// TestProcessPathSameVerdict runs the reference behind the process client and expects exactly
+// the in-process outcome, case by case, for the same seed.
+func TestProcessPathSameVerdict(t *testing.T) {
+	in := mustRunner(t, conformance.Runner{Checks: 10, Seed: 42}).Run(context.Background())
+	out := mustRunner(t, conformance.Runner{Checks: 10, Seed: 42, Command: []string{fakeAdapter, "-mode", "ok"}}).Run(context.Background())
+	if in.Verdict.Code != out.Verdict.Code || in.Verdict.Code != report.ExitConformant {
+		t.Fatalf("in-process %+v, process %+v", in.Verdict, out.Verdict)
+	}
+	a, b := statuses(in), statuses(out)
+	if len(a) != len(b) {
+		t.Fatalf("%d cases in-process, %d over the process", len(a), len(b))
+	}
+	for k, v := range a {
+		if b[k] != v {
+			t.Errorf("%s: in-process %s, process %s", k, v, b[k])
+		}
+	}
+}
+
+// TestHostileAdapters: every broken adapter ends the run within its timeouts with the right
+// exit code and a one-line reason, leaves no process or goroutine behind, and still yields
+// report files.
+func TestHostileAdapters(t *testing.T) {
+	tests := []struct {
+		args    []string
+		code    int
+		reason  string // in the verdict line; alternatives separated by |
+		timeout time.Duration
+	}{
+		{[]string{"-mode", "exit-early"}, report.ExitUnusable, "hello: adapter hello: exited", 0},
+		{[]string{"-mode", "bad-protocol"}, report.ExitUnusable, "speaks protocol 2", 0},
+		{[]string{"-mode", "crash", "-op", "prepare"}, report.ExitUnusable, "exited without answering", 0},
+		{[]string{"-mode", "hang", "-op", "candidates", "-child"}, report.ExitUnusable, "no response within 300ms", 0},
+		{[]string{"-mode", "wrong-id"}, report.ExitUnusable, "answered id", 0},
+		{[]string{"-mode", "two-lines", "-op", "uri.encode"}, report.ExitUnusable, "without a request|answered id", 0},
+		{[]string{"-mode", "invalid-json"}, report.ExitUnusable, "invalid response line", 0},
+		{[]string{"-mode", "invalid-utf8"}, report.ExitUnusable, "invalid UTF-8", 0},
+		{[]string{"-mode", "huge-line", "-op", "uri.encode"}, report.ExitUnusable, "response line longer than", 20 * time.Second},
+		{[]string{"-mode", "stdout-first"}, report.ExitUnusable, "invalid response line", 0},
+		{[]string{"-mode", "ignore-eof", "-child"}, report.ExitConformant, "conformant", 0},
+		{[]string{"-mode", "wrong-result"}, report.ExitNotConformant, "uri", 0},
+		{[]string{"-mode", "wrong-code"}, report.ExitNotConformant, "SESSION_REFERENCE_INVALID_CONFIG", 0},
+		{[]string{"-mode", "unsupported"}, report.ExitConformant, "not covered", 0},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[1:], "_"), func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			timeout := 300 * time.Millisecond
+			if tt.timeout > 0 {
+				timeout = tt.timeout
+			}
+			before := runtime.NumGoroutine()
+			start := time.Now()
+			argv := append([]string{fakeAdapter, "-pidfile", pidfile}, tt.args...)
+			rep := mustRunner(t, conformance.Runner{Command: argv, Timeout: timeout, Checks: 5, Seed: 1}).Run(context.Background())
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("run took %v", d)
+			}
+			if rep.Verdict.Code != tt.code || !slices.ContainsFunc(strings.Split(tt.reason, "|"), func(r string) bool { return strings.Contains(rep.Verdict.Summary, r) }) {
+				t.Errorf("verdict %d %q, want %d containing %q", rep.Verdict.Code, rep.Verdict.Summary, tt.code, tt.reason)
+			}
+			if strings.Contains(rep.Verdict.Summary, "\n") {
+				t.Errorf("verdict is not one line: %q", rep.Verdict.Summary)
+			}
+			// The report files are written whatever the adapter did.
+			for _, w := range []func(*bytes.Buffer) error{
+				func(b *bytes.Buffer) error { return rep.WriteJSON(b) },
+				func(b *bytes.Buffer) error { return rep.WriteJUnit(b) },
+				func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) },
+				func(b *bytes.Buffer) error { return rep.WriteText(b) },
+			} {
+				var b bytes.Buffer
+				if err := w(&b); err != nil || b.Len() == 0 {
+					t.Errorf("report: %v (%d bytes)", err, b.Len())
+				}
+			}
+			assertGone(t, pidfile)
+			assertGoroutines(t, before)
+		})
+	}
+}
+
+// assertGone checks that every process the adapter recorded has ended.
+func assertGone(t *testing.T, pidfile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidfile)
+	if err != nil {
+		return // the adapter never started far enough to record itself
+	}
+	for _, f := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(f)
+		deadline := time.Now().Add(2 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			if time.Now().After(deadline) {
+				t.Errorf("process %d is still running", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func assertGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestAdapterDoesNotStart(t *testing.T) {
+	rep := mustRunner(t, conformance.Runner{Command: []string{filepath.Join(t.TempDir(), "missing")}}).Run(context.Background())
+	if rep.Verdict.Code != report.ExitUnusable || !strings.Contains(rep.Unusable, "did not start") {
+		t.Errorf("verdict %+v, unusable %q", rep.Verdict, rep.Unusable)
+	}
+	if len(rep.Parts) != 3 || rep.Parts[0].Note == "" {
+		t.Errorf("parts %+v", rep.Parts)
+	}
+}
+
+// brokenHandler is an in-process implementation with one fault.
+type brokenHandler struct {
+	ref   adapter.Reference
+	fault string
+}
+
+func (b *brokenHandler) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpMentionParse {
+		switch b.fault {
+		case "panic":
+			panic("boom")
+		case "hang":
+			<-ctx.Done()
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	return b.ref.Handle(ctx, req)
+}
+
+func TestBrokenHandlers(t *testing.T) {
+	for _, fault := range []string{"panic", "hang"} {
+		t.Run(fault, func(t *testing.T) {
+			rep := mustRunner(t, conformance.Runner{Handler: &brokenHandler{fault: fault}, Timeout: 100 * time.Millisecond, Checks: 5}).Run(context.Background())
+			if rep.Verdict.Code != report.ExitUnusable {
+				t.Errorf("verdict %+v", rep.Verdict)
+			}
+			var errs int
+			for _, c := range rep.Cases {
+				if c.Status == result.Error {
+					errs++
+				}
+			}
+			if errs == 0 {
+				t.Error("no error case")
+			}
+		})
+	}
+}
+
+// TestShardsPartitionTheRun: the shards of a run are disjoint and together are the whole run.
+func TestShardsPartitionTheRun(t *testing.T) {
+	full := statuses(mustRunner(t, conformance.Runner{Checks: 5, Seed: 3}).Run(context.Background()))
+	union := map[string]result.Status{}
+	const n = 3
+	for k := 1; k <= n; k++ {
+		rep := mustRunner(t, conformance.Runner{Checks: 5, Seed: 3, Shard: k, Shards: n}).Run(context.Background())
+		if rep.Shard != fmt.Sprintf("%d/%d", k, n) {
+			t.Errorf("shard %q", rep.Shard)
+		}
+		part := statuses(rep)
+		if len(part) == 0 {
+			t.Errorf("shard %d/%d is empty", k, n)
+		}
+		for name, s := range part {
+			if _, dup := union[name]; dup {
+				t.Errorf("%s runs in two shards", name)
+			}
+			union[name] = s
+		}
+	}
+	if len(union) != len(full) {
+		t.Fatalf("shards ran %d cases, the whole run %d", len(union), len(full))
+	}
+	for name := range full {
+		if _, ok := union[name]; !ok {
+			t.Errorf("%s runs in no shard", name)
+		}
+	}
+}
+
+func TestSelection(t *testing.T) {
+	rep := mustRunner(t, conformance.Runner{Checks: 5, Parts: []string{conformance.PartProperties}, Tags: "@uri && ~@agreement"}).Run(context.Background())
+	var names []string
+	for _, c := range rep.Cases {
+		names = append(names, c.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"uri/non-canonical-rejected", "uri/round-trip"}; !slices.Equal(names, want) {
+		t.Errorf("selected %v, want %v", names, want)
+	}
+	if rep.Parts[0].Note != "not selected" || rep.Parts[1].Note != "not selected" {
+		t.Errorf("parts %+v", rep.Parts)
+	}
+	none := mustRunner(t, conformance.Runner{Parts: []string{conformance.PartProperties}, Tags: "@no-such-tag"}).Run(context.Background())
+	if none.Verdict.Code != report.ExitUsage {
+		t.Errorf("empty selection: verdict %+v", none.Verdict)
+	}
+}
+
+func TestNewRunnerUsageErrors(t *testing.T) {
+	for _, r := range []conformance.Runner{
+		{Parts: []string{"everything"}},
+		{Shard: 3, Shards: 2},
+		{Shard: 1},
+		{Profile: "9.9.9"},
+		{Timeout: -time.Second},
+		{Tags: "uri"},
+	} {
+		if _, err := conformance.NewRunner(r); !conformance.IsUsage(err) {
+			t.Errorf("NewRunner(%+v) = %v, want a usage error", r, err)
+		}
+	}
+}

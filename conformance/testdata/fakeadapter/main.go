@@ -1,0 +1,144 @@
+// Command fakeadapter is a hostile adapter for the runner's reliability tests: it serves the
+// embedded reference, except for the one fault its -mode names, applied to the op -op names
+// (every op but hello when empty).
+//
+//	ok               serve the reference faithfully
+//	exit-early       exit 1 before reading anything
+//	bad-protocol     answer hello with protocol 2
+//	crash            exit 2 on receiving the op
+//	hang             never answer the op
+//	wrong-id         answer the op with another id
+//	two-lines        answer the op twice
+//	invalid-json     answer the op with a line that is not JSON
+//	invalid-utf8     answer the op with a string holding a byte that is not UTF-8
+//	huge-line        answer the op with a 100 MB line
+//	stdout-first     write a banner line to stdout before anything else
+//	ignore-eof       keep running after stdin closes
+//	wrong-result     answer uri.encode with a URI one character too long
+//	wrong-code       answer uri.decode failures with SESSION_REFERENCE_INVALID_CONFIG
+//	unsupported      answer every op but hello and uri.* with ADAPTER_UNSUPPORTED
+//
+// With -child it first starts a grandchild that sleeps, in its process group, and with
+// -pidfile it appends its pid and the grandchild's, so tests can check none is left behind.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+)
+
+func main() {
+	mode := flag.String("mode", "ok", "fault to inject")
+	op := flag.String("op", "", "op the fault applies to (default every op but hello)")
+	pidfile := flag.String("pidfile", "", "append pids here")
+	child := flag.Bool("child", false, "start a sleeping grandchild")
+	flag.Parse()
+
+	if *mode == "sleep" {
+		time.Sleep(time.Hour)
+		return
+	}
+	pids := []int{os.Getpid()}
+	if *child {
+		c := exec.Command(os.Args[0], "-mode", "sleep")
+		if err := c.Start(); err == nil {
+			pids = append(pids, c.Process.Pid)
+		}
+	}
+	if *pidfile != "" {
+		f, err := os.OpenFile(*pidfile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			for _, p := range pids {
+				fmt.Fprintln(f, p)
+			}
+			f.Close()
+		}
+	}
+	switch *mode {
+	case "exit-early":
+		fmt.Fprintln(os.Stderr, "fakeadapter: giving up before hello")
+		os.Exit(1)
+	case "stdout-first":
+		fmt.Println("fakeadapter starting up")
+	}
+
+	ref := &adapter.Reference{}
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	emit := func(s string) {
+		out.WriteString(s)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			if *mode == "ignore-eof" {
+				time.Sleep(time.Hour)
+			}
+			return
+		}
+		req, perr := protocol.ParseRequest(strings.TrimRight(line, "\r\n"))
+		if perr != nil {
+			emit(`{"id":null,"ok":false,"error":{"code":"ADAPTER_PROTOCOL","message":"bad line"}}`)
+			continue
+		}
+		resp := ref.Handle(context.Background(), req)
+		hit := req.Op != protocol.OpHello && (*op == "" || *op == req.Op)
+		if req.Op == protocol.OpHello && *mode == "bad-protocol" {
+			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":2,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID))
+			continue
+		}
+		if hit {
+			switch *mode {
+			case "crash":
+				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
+				os.Exit(2)
+			case "hang":
+				time.Sleep(time.Hour)
+			case "wrong-id":
+				resp.ID += 1000
+			case "invalid-json":
+				emit(`{"id":` + fmt.Sprint(req.ID) + `,"ok":true,"result":`)
+				continue
+			case "invalid-utf8":
+				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xffb\"}", req.ID))
+				continue
+			case "huge-line":
+				big := strings.Repeat("A", 100<<20)
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s"}`, req.ID, big))
+				continue
+			case "wrong-result":
+				if req.Op == protocol.OpURIEncode && resp.OK {
+					resp.Result = resp.Result.(string) + "A"
+				}
+			case "wrong-code":
+				if req.Op == protocol.OpURIDecode && !resp.OK {
+					resp.Err.Code = "SESSION_REFERENCE_INVALID_CONFIG"
+				}
+			case "unsupported":
+				if !strings.HasPrefix(req.Op, "uri.") {
+					resp = protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: "not implemented"}}
+				}
+			}
+		}
+		b, err := resp.Line()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakeadapter:", err)
+			os.Exit(3)
+		}
+		emit(string(b))
+		if hit && *mode == "two-lines" {
+			emit(string(b))
+		}
+	}
+}
