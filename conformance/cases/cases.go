@@ -1,0 +1,583 @@
+// Package cases runs the language-neutral fixtures (fixtures/*.yaml) against an adapter.
+//
+// The fixture format is specified in spec/fixtures.md and spec/schema/fixture.schema.json:
+// one YAML file per op, each case an op's arguments, the requirement ids it checks and the
+// expected outcome, a result (compared as a JSON value) or an error code (messages are
+// implementation-defined), plus the sources a failed prepare read. A JavaScript string that
+// YAML cannot hold (one with a lone surrogate) is written {$utf16: [code units]}.
+package cases
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
+
+// Options select and observe a run of the fixtures.
+type Options struct {
+	// Tags is a tag expression over each case's requirement ids and area (same syntax as
+	// godog's); empty runs every case.
+	Tags string
+	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
+	Profile string
+	// Progress, when set, is called with each case's result as it finishes.
+	Progress func(result.Case)
+}
+
+// Version is the fixture format version this package reads.
+const Version = 1
+
+// The contract releases a fixture case may be restricted to.
+const (
+	Profile001 = "0.0.1-rc.1"
+	Profile010 = "0.1.0-rc.8"
+)
+
+// UTF16Key is the key of the mapping that writes a JavaScript string as its UTF-16 code units.
+const UTF16Key = "$utf16"
+
+// File is one fixture file: the cases of one op.
+type File struct {
+	Name    string // file name in the fixture folder, e.g. "uri-decode.yaml"
+	Version int
+	Op      string
+	Cases   []Case
+}
+
+// Case is one fixture case.
+type Case struct {
+	Name         string
+	Requirements []string
+	// Profiles restricts the case to these contract releases; empty means every release.
+	Profiles []string
+	// Features are adapter features the case needs besides those implied by its data
+	// (a string with a lone surrogate implies lone-surrogates; op host.send implies host).
+	Features []string
+	Args     *jsjson.Object
+	Want     Want
+}
+
+// Want is a case's expected outcome.
+type Want struct {
+	OK     bool
+	Result any
+	// Code is the expected error code; "" is null (an error that carries no contract code).
+	Code string
+	// Reads, when HasReads, are the session ids a failed prepare must have read, in order.
+	Reads    []any
+	HasReads bool
+}
+
+// Area returns the op family a fixture op belongs to: uri, mention, config, candidates,
+// prepare or host.
+func Area(op string) string {
+	switch op {
+	case protocol.OpURIEncode, protocol.OpURIDecode:
+		return "uri"
+	case protocol.OpMentionFormat, protocol.OpMentionParse:
+		return "mention"
+	case protocol.OpHostSend:
+		return "host"
+	}
+	return op
+}
+
+// Load reads every *.yaml file of fsys, in name order.
+func Load(fsys fs.FS) ([]File, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var files []File
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := Parse(name, data)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// Parse reads one fixture file.
+func Parse(name string, data []byte) (File, error) {
+	f := File{Name: name}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return f, fmt.Errorf("%s: %w", name, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return f, fmt.Errorf("%s: not a mapping", name)
+	}
+	root := doc.Content[0]
+	errf := func(n *yaml.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, n.Line, fmt.Sprintf(format, args...))
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "version":
+			if err := v.Decode(&f.Version); err != nil || f.Version != Version {
+				return f, errf(v, "version must be %d", Version)
+			}
+		case "op":
+			f.Op = v.Value
+		case "cases":
+			if v.Kind != yaml.SequenceNode {
+				return f, errf(v, "cases is not a list")
+			}
+			for _, cn := range v.Content {
+				c, err := parseCase(cn, errf)
+				if err != nil {
+					return f, err
+				}
+				f.Cases = append(f.Cases, c)
+			}
+		default:
+			return f, errf(k, "unknown key %q", k.Value)
+		}
+	}
+	if f.Version != Version || f.Op == "" {
+		return f, fmt.Errorf("%s: version and op are required", name)
+	}
+	seen := map[string]bool{}
+	for _, c := range f.Cases {
+		if seen[c.Name] {
+			return f, fmt.Errorf("%s: duplicate case name %q", name, c.Name)
+		}
+		seen[c.Name] = true
+	}
+	return f, nil
+}
+
+func parseCase(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Case, error) {
+	var c Case
+	if n.Kind != yaml.MappingNode {
+		return c, errf(n, "case is not a mapping")
+	}
+	var haveArgs, haveWant bool
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var err error
+		switch k.Value {
+		case "name":
+			c.Name = v.Value
+		case "requirements":
+			err = v.Decode(&c.Requirements)
+		case "profiles":
+			err = v.Decode(&c.Profiles)
+		case "features":
+			err = v.Decode(&c.Features)
+		case "args":
+			var a any
+			if a, err = Value(v); err == nil {
+				var ok bool
+				if c.Args, ok = a.(*jsjson.Object); !ok {
+					err = fmt.Errorf("args is not a mapping")
+				}
+			}
+			haveArgs = true
+		case "want":
+			c.Want, err = parseWant(v)
+			haveWant = true
+		default:
+			err = fmt.Errorf("unknown key %q", k.Value)
+		}
+		if err != nil {
+			return c, errf(v, "case %q: %v", c.Name, err)
+		}
+	}
+	if c.Name == "" || !haveArgs || !haveWant || len(c.Requirements) == 0 {
+		return c, errf(n, "case %q: name, requirements, args and want are required", c.Name)
+	}
+	return c, nil
+}
+
+func parseWant(n *yaml.Node) (Want, error) {
+	var w Want
+	v, err := Value(n)
+	if err != nil {
+		return w, err
+	}
+	o, ok := v.(*jsjson.Object)
+	if !ok {
+		return w, fmt.Errorf("want is not a mapping")
+	}
+	res, hasResult := o.Get("result")
+	code, hasError := o.Get("error")
+	if hasResult == hasError {
+		return w, fmt.Errorf("want needs exactly one of result and error")
+	}
+	for _, k := range o.Keys() {
+		if k != "result" && k != "error" && k != "reads" {
+			return w, fmt.Errorf("want: unknown key %q", k)
+		}
+	}
+	if hasResult {
+		if o.Has("reads") {
+			return w, fmt.Errorf("want: reads goes with error; a result holds its own reads")
+		}
+		return Want{OK: true, Result: res}, nil
+	}
+	switch c := code.(type) {
+	case nil:
+	case string:
+		w.Code = c
+	default:
+		return w, fmt.Errorf("want.error is neither a code nor null")
+	}
+	if r, ok := o.Get("reads"); ok {
+		if w.Reads, ok = r.([]any); !ok {
+			return w, fmt.Errorf("want.reads is not a list")
+		}
+		w.HasReads = true
+	}
+	return w, nil
+}
+
+// Value converts a YAML node to a JSON value as package jsjson represents it: mappings are
+// *jsjson.Object in document order, numbers float64, and a mapping whose one key is $utf16
+// the JavaScript string of those UTF-16 code units.
+func Value(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) != 1 {
+			return nil, fmt.Errorf("line %d: empty document", n.Line)
+		}
+		return Value(n.Content[0])
+	case yaml.AliasNode:
+		return Value(n.Alias)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, e := range n.Content {
+			v, err := Value(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		if len(n.Content) == 2 && n.Content[0].Value == UTF16Key {
+			return utf16Value(n.Content[1])
+		}
+		o := jsjson.NewObject()
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" && k.ShortTag() != "!!int" {
+				return nil, fmt.Errorf("line %d: mapping key is not a string", k.Line)
+			}
+			if o.Has(k.Value) {
+				return nil, fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
+			}
+			v, err := Value(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			o.Set(k.Value, v)
+		}
+		return o, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!str":
+			return n.Value, nil
+		case "!!bool":
+			var b bool
+			err := n.Decode(&b)
+			return b, err
+		case "!!int", "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n.Line, err)
+			}
+			return f, nil
+		}
+		return nil, fmt.Errorf("line %d: unsupported scalar tag %s", n.Line, n.ShortTag())
+	}
+	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+func utf16Value(n *yaml.Node) (string, error) {
+	var units []int64
+	if err := n.Decode(&units); err != nil {
+		return "", fmt.Errorf("line %d: %s is not a list of code units", n.Line, UTF16Key)
+	}
+	u := make([]uint16, len(units))
+	for i, x := range units {
+		if x < 0 || x > 0xFFFF {
+			return "", fmt.Errorf("line %d: code unit %d out of range", n.Line, x)
+		}
+		u[i] = uint16(x)
+	}
+	return jsstring.FromUTF16(u), nil
+}
+
+// Request returns the protocol request of the case (id 0: the client numbers requests).
+func (f File) Request(c Case) protocol.Request {
+	return protocol.Request{Op: f.Op, Args: c.Args}
+}
+
+// Response returns the expected response: a result, or an error with the expected code and,
+// when given, reads.
+func (w Want) Response() protocol.Response {
+	if w.OK {
+		return protocol.Response{OK: true, Result: w.Result}
+	}
+	e := &protocol.Error{Code: w.Code}
+	if w.HasReads {
+		e.Extra = jsjson.NewObject().Set("reads", w.Reads)
+	}
+	return protocol.Response{Err: e}
+}
+
+// Diff compares got with the expected outcome: results as JSON values, errors by code, and
+// the reads of a failed prepare when the case names them. Messages and any other error keys
+// are ignored. It returns "" when they agree, else a diff (-want +got).
+func (w Want) Diff(got protocol.Response) string {
+	g := got
+	if !got.OK && got.Err != nil {
+		e := *got.Err
+		e.Extra = nil
+		if w.HasReads {
+			if r, ok := got.Err.Extra.Get("reads"); ok {
+				e.Extra = jsjson.NewObject().Set("reads", r)
+			}
+		}
+		g.Err = &e
+	}
+	return compare.Diff(w.Response(), g)
+}
+
+// Features returns every adapter feature the case needs.
+func (f File) Features(c Case) []string {
+	need := slices.Clone(c.Features)
+	add := func(s string) {
+		if !slices.Contains(need, s) {
+			need = append(need, s)
+		}
+	}
+	if f.Op == protocol.OpHostSend {
+		add(protocol.FeatureHost)
+	}
+	if hasLoneSurrogate(c.Args) || hasLoneSurrogate(c.Want.Result) || hasLoneSurrogate(c.Want.Reads) {
+		add(protocol.FeatureLoneSurrogates)
+	}
+	return need
+}
+
+func hasLoneSurrogate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return !jsstring.WellFormed(x)
+	case []any:
+		for _, e := range x {
+			if hasLoneSurrogate(e) {
+				return true
+			}
+		}
+	case *jsjson.Object:
+		for _, k := range x.Keys() {
+			e, _ := x.Get(k)
+			if !jsstring.WellFormed(k) || hasLoneSurrogate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NormalizeProfile returns the release a profile option names: "" is the default release.
+func NormalizeProfile(p string) string {
+	switch p {
+	case "", Profile001, "0.0.1":
+		return Profile001
+	case "0.1.0":
+		return Profile010
+	}
+	return p
+}
+
+// AppliesTo reports whether the case runs under profile.
+func (c Case) AppliesTo(profile string) bool {
+	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, NormalizeProfile(profile))
+}
+
+// MatchTags reports whether tags (requirement ids, area …) satisfy expr, a godog tag
+// expression: groups separated by "," are alternatives, "&&" joins the tags of a group, "~"
+// negates one; the "@" of a tag is optional. An empty expression matches everything.
+func MatchTags(expr string, tags []string) bool {
+	if strings.TrimSpace(expr) == "" {
+		return true
+	}
+	has := func(t string) bool {
+		for _, x := range tags {
+			if strings.TrimPrefix(x, "@") == t {
+				return true
+			}
+		}
+		return false
+	}
+	for _, group := range strings.Split(expr, ",") {
+		ok := strings.TrimSpace(group) != ""
+		for _, t := range strings.Split(group, "&&") {
+			t = strings.ReplaceAll(strings.TrimSpace(t), "@", "")
+			if strings.HasPrefix(t, "~") {
+				ok = ok && !has(t[1:])
+			} else {
+				ok = ok && t != "" && has(t)
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// FullName returns a case's name as reported: the file's base name, "/", the case name.
+func (f File) FullName(c Case) string {
+	return strings.TrimSuffix(path.Base(f.Name), ".yaml") + "/" + c.Name
+}
+
+// Run runs every selected fixture case in fsys against c and returns one Case per fixture
+// case (Part "fixtures").
+func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
+	files, err := Load(fsys)
+	if err != nil {
+		// The kit's own data is broken: one fixture-bug verdict, never non-conformance.
+		bug := result.Case{Part: "fixtures", Area: "fixtures", Name: "load", Status: result.FixtureBug, Message: err.Error()}
+		if opts.Progress != nil {
+			opts.Progress(bug)
+		}
+		return []result.Case{bug}, nil
+	}
+	var out []result.Case
+	for _, f := range files {
+		for _, fc := range f.Cases {
+			if !fc.AppliesTo(opts.Profile) || !MatchTags(opts.Tags, append([]string{Area(f.Op)}, fc.Requirements...)) {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return out, err
+			}
+			rc := runCase(ctx, c, f, fc)
+			if opts.Progress != nil {
+				opts.Progress(rc)
+			}
+			out = append(out, rc)
+		}
+	}
+	return out, nil
+}
+
+func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Case {
+	rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements)}
+	req := f.Request(fc)
+	rc.Input = string(req.Line())
+	if want, err := fc.Want.Response().Line(); err == nil {
+		rc.Want = string(want)
+	}
+	for _, feat := range f.Features(fc) {
+		if !c.Supports(feat) {
+			rc.Status = result.NotCovered
+			rc.Message = "the adapter does not declare feature " + feat
+			return rc
+		}
+	}
+	start := time.Now()
+	resp, err := c.Do(ctx, f.Op, fc.Args)
+	rc.Duration = time.Since(start)
+	if err != nil {
+		rc.Status = result.Error
+		rc.Message = err.Error()
+		return rc
+	}
+	if line, err := resp.Line(); err == nil {
+		rc.Got = string(line)
+	}
+	if adapter.Unsupported(resp) {
+		rc.Status = result.NotCovered
+		rc.Message = "the adapter does not support op " + f.Op
+		return rc
+	}
+	if d := fc.Want.Diff(resp); d != "" {
+		rc.Status = result.Fail
+		rc.Diff = d
+		rc.Message = failMessage(fc.Want, resp)
+		return rc
+	}
+	rc.Status = result.Pass
+	return rc
+}
+
+func failMessage(w Want, got protocol.Response) string {
+	switch {
+	case w.OK && !got.OK:
+		return fmt.Sprintf("want a result, got error %s", codeString(got.Err))
+	case !w.OK && got.OK:
+		return fmt.Sprintf("want error %s, got a result", codeName(w.Code))
+	case !w.OK:
+		if got.Err != nil && got.Err.Code != w.Code {
+			return fmt.Sprintf("want error %s, got error %s", codeName(w.Code), codeString(got.Err))
+		}
+		return "error reads differ"
+	}
+	return "result differs"
+}
+
+func codeString(e *protocol.Error) string {
+	if e == nil {
+		return "null"
+	}
+	return codeName(e.Code)
+}
+
+func codeName(c string) string {
+	if c == "" {
+		return "null"
+	}
+	return c
+}
+
+// Hash returns a hex SHA-256 over the fixture files in fsys (names and bytes), reported with
+// every run so a verdict names the data it used.
+func Hash(fsys fs.FS) (string, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

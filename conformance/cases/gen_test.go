@@ -1,0 +1,470 @@
+package cases_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// The fixture generator's source: every case of fixtures/*.yaml, without its expected
+// outcome, which `go test ./conformance/cases -run TestFixturesUpToDate -update` computes with
+// the embedded reference and writes. Each case is named after the one thing it checks.
+
+type gcase struct {
+	name     string
+	reqs     []string
+	args     *jsjson.Object
+	profiles []string
+}
+
+type gfile struct {
+	file, op string
+	cases    []gcase
+}
+
+func c(name string, reqs string, args *jsjson.Object) gcase {
+	return gcase{name: name, reqs: strings.Fields(reqs), args: args}
+}
+
+func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
+
+func generated() []gfile {
+	return []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
+}
+
+func enc(id string) string { return uri.Encode(id) }
+
+func uriEncode() gfile {
+	id := func(name, reqs, s string) gcase { return c(name, reqs, o("sessionId", s)) }
+	return gfile{"uri-encode.yaml", protocol.OpURIEncode, []gcase{
+		id("ascii-id", "SR-URI-1", "a"),
+		id("empty-id", "SR-URI-1 SR-URI-2", ""),
+		id("two-byte-json-no-padding", "SR-URI-1", "ab"),
+		id("three-byte-remainder-no-padding", "SR-URI-1", "abc"),
+		id("url-safe-alphabet", "SR-URI-1", "~~~???>>>"),
+		id("quote-and-backslash", "SR-URI-1 SR-STR-2", `a"b\c`),
+		id("control-characters", "SR-URI-1 SR-STR-2", u(`\u0000\u0001\b\t\n\u000b\f\r\u001f\u007f`)),
+		id("html-and-line-separators-unescaped", "SR-URI-1 SR-STR-2", u(`<a>&\u2028\u2029`)),
+		id("non-ascii", "SR-URI-1", "ΣΊΣΥΦΟΣ"),
+		id("astral", "SR-URI-1", "😀"),
+		id("lone-high-surrogate", "SR-URI-1 SR-STR-1 SR-STR-2", u(`a\ud800b`)),
+		id("lone-low-surrogate", "SR-URI-1 SR-STR-1 SR-STR-2", u(`\udc00`)),
+		id("reversed-pair", "SR-URI-1 SR-STR-1", u(`\ude00\ud83d`)),
+		id("json-hostile-id", "SR-URI-1 SR-URI-2", `{"sessionId":"x"}`),
+	}}
+}
+
+func b64(raw string) string {
+	return "dsh-session:" + strings.TrimPrefix(uri.EncodeJSON([]byte(raw)), "dsh-session:")
+}
+
+func uriDecode() gfile {
+	d := func(name, reqs, s string) gcase { return c(name, reqs, o("uri", s)) }
+	return gfile{"uri-decode.yaml", protocol.OpURIDecode, []gcase{
+		d("canonical-ascii", "SR-URI-2 SR-URI-3", enc("a")),
+		d("canonical-empty-id", "SR-URI-2 SR-URI-3", enc("")),
+		d("canonical-astral", "SR-URI-2", enc("😀")),
+		d("canonical-lone-surrogate", "SR-URI-2 SR-STR-1", enc(u(`a\ud800b`))),
+		d("canonical-json-hostile", "SR-URI-2", enc(u(`\"\\\u0000<\u2028`))),
+		d("empty-string", "SR-URI-4", ""),
+		d("scheme-only", "SR-URI-4", "dsh-session:"),
+		d("uppercase-scheme", "SR-URI-4", "DSH-SESSION:ImEi"),
+		d("other-scheme", "SR-URI-4", "session:ImEi"),
+		d("missing-colon", "SR-URI-4", "dsh-sessionImEi"),
+		d("leading-space", "SR-URI-4", " dsh-session:ImEi"),
+		d("padding", "SR-URI-4", "dsh-session:ImFiIg=="),
+		d("standard-base64-plus", "SR-URI-4", "dsh-session:Ij4+Ig"),
+		d("trailing-paren", "SR-URI-4", "dsh-session:ImEi)"),
+		d("inner-space", "SR-URI-4", "dsh-session:Im Ei"),
+		d("stray-bits", "SR-URI-3 SR-URI-6", "dsh-session:ImFiIh"),
+		d("number-json", "SR-URI-5", b64("42")),
+		d("null-json", "SR-URI-5", b64("null")),
+		d("object-json", "SR-URI-5", b64(`{"a":"b"}`)),
+		d("array-json", "SR-URI-5", b64(`["a"]`)),
+		d("not-json", "SR-URI-5", b64("abc")),
+		d("invalid-utf8", "SR-URI-5", b64("\"\xff\"")),
+		d("non-minimal-escape", "SR-URI-6", b64(`"\u0061"`)),
+		d("uppercase-surrogate-escape", "SR-URI-6 SR-STR-2", b64(`"\uD800"`)),
+		d("escaped-slash", "SR-URI-6", b64(`"a\/b"`)),
+		d("whitespace-around-json", "SR-URI-6", b64(` "a" `)),
+		d("raw-control-character-escaped-differently", "SR-URI-6", b64(`"\u000a"`)),
+	}}
+}
+
+func mentionFormat() gfile {
+	f := func(name, reqs string, args *jsjson.Object) gcase { return c(name, reqs, args) }
+	return gfile{"mention-format.yaml", protocol.OpMentionFormat, []gcase{
+		f("plain-label", "SR-MENTION-1", o("sessionId", "s-1", "label", "Parser work")),
+		f("label-absent-uses-id", "SR-MENTION-2", o("sessionId", "s-1")),
+		f("label-null-uses-id", "SR-MENTION-2", o("sessionId", "s-1", "label", nil)),
+		f("empty-label-kept", "SR-MENTION-2", o("sessionId", "s-1", "label", "")),
+		f("bracket-escaped", "SR-MENTION-1", o("sessionId", "s-1", "label", "a]b")),
+		f("backslash-escaped", "SR-MENTION-1", o("sessionId", "s-1", "label", `a\b`)),
+		f("opening-bracket-and-paren-not-escaped", "SR-MENTION-1", o("sessionId", "s-1", "label", "[x](y)")),
+		f("id-label-escaped", "SR-MENTION-2", o("sessionId", `a]\`)),
+		f("newline-label", "SR-MENTION-1", o("sessionId", "s-1", "label", "two\nlines")),
+		f("lone-surrogate-label", "SR-MENTION-1 SR-STR-1", o("sessionId", "s-1", "label", u(`x\udc00`))),
+		f("json-hostile-id", "SR-MENTION-1 SR-URI-1", o("sessionId", `"}<`, "label", "q")),
+	}}
+}
+
+func mentionParse() gfile {
+	p := func(name, reqs, text string) gcase { return c(name, reqs, o("text", text)) }
+	m := func(label, id string) string { return "@[" + label + "](" + enc(id) + ")" }
+	A := enc("a")
+	return gfile{"mention-parse.yaml", protocol.OpMentionParse, []gcase{
+		p("no-mention", "SR-MENTION-9", "just text @[x](y)"),
+		p("empty-text", "SR-MENTION-9", ""),
+		p("scheme-alone", "SR-MENTION-7", "about dsh-session: links"),
+		p("scheme-punctuation-only", "SR-MENTION-7", "dsh-session:!? and dsh-session:."),
+		p("one-markdown-mention", "SR-MENTION-3 SR-MENTION-4", "see "+m("Parser", "s-1")+" now"),
+		p("escaped-bracket-label", "SR-MENTION-3 SR-MENTION-4", "see "+m(`a\]b`, "s-1")),
+		p("escaped-backslash-label", "SR-MENTION-4", m(`a\\`, "s-1")),
+		p("other-escape-unescaped", "SR-MENTION-4", m(`\x\[`, "s-1")),
+		p("empty-label", "SR-MENTION-4", m("", "s-1")),
+		p("newline-inside-label", "SR-MENTION-3", m("two\nlines", "s-1")),
+		p("duplicates-kept", "SR-MENTION-4", m("A", "s-1")+" and "+m("B", "s-1")),
+		p("bare-uri", "SR-MENTION-3 SR-MENTION-4", "see "+A+" now"),
+		p("bare-uri-inside-word", "SR-MENTION-6", "x"+A+".y"),
+		p("bare-uri-run-noncanonical", "SR-MENTION-6", "see "+A+"y"),
+		p("bare-and-markdown-in-order", "SR-MENTION-4", A+" then "+m("B", "b")),
+		p("markdown-noncanonical", "SR-MENTION-5", "@[x](dsh-session:ImFiIh)"),
+		p("markdown-empty-payload", "SR-MENTION-5", "@[x](dsh-session:)"),
+		p("markdown-punctuation-payload", "SR-MENTION-5", "@[x](dsh-session:!!)"),
+		p("markdown-padding", "SR-MENTION-5", "@[x](dsh-session:ImFiIg==)"),
+		p("second-mention-invalid-fails-all", "SR-MENTION-5", m("ok", "a")+" @[x](dsh-session:ImFiIh)"),
+		p("unclosed-paren-falls-back-to-bare", "SR-MENTION-8", "@[x]("+A),
+		p("space-in-uri-falls-back-to-bare", "SR-MENTION-8", "@[x]("+A+" y)"),
+		p("nbsp-in-uri-falls-back-to-bare", "SR-MENTION-8 SR-STR-1", "@[x]("+A+"\u00a0)"),
+		p("unclosed-label-falls-back-to-bare", "SR-MENTION-8", "@[x("+A+")"),
+		p("escaped-newline-not-a-label", "SR-MENTION-8", "@[x\\\n]("+A+")"),
+		p("other-scheme-markdown-unchanged", "SR-MENTION-9", "@[x](http://example.com)"),
+		p("lone-surrogate-label", "SR-MENTION-4 SR-STR-1", m(u(`\ud800`), "s-1")),
+		p("label-high-surrogate-joins-following-low", "SR-MENTION-9 SR-STR-1", m(u(`a\ud83d`), "a")+u(`\ude00`)),
+		p("lone-surrogate-id-bare", "SR-MENTION-4 SR-STR-1", enc(u(`\udfff`))),
+	}}
+}
+
+func configFile() gfile {
+	cfg := func(name, reqs string, v any) gcase { return c(name, reqs, o("config", v)) }
+	return gfile{"config.yaml", protocol.OpConfig, []gcase{
+		c("absent-config-defaults", "SR-CONF-1", o()),
+		cfg("empty-config-defaults", "SR-CONF-1", o()),
+		cfg("null-keys-default", "SR-CONF-1", o("maxReferences", nil, "candidateLimit", nil, "maxReferenceBytes", nil)),
+		cfg("explicit-values", "SR-CONF-1 SR-CONF-5", o("maxReferences", 1, "candidateLimit", 7, "maxReferenceBytes", 1)),
+		cfg("max-safe-integers", "SR-CONF-5", o("candidateLimit", 9007199254740991, "maxReferenceBytes", 9007199254740991)),
+		cfg("max-references-3", "SR-CONF-3", o("maxReferences", 3)),
+		cfg("max-references-4", "SR-CONF-3", o("maxReferences", 4)),
+		cfg("max-references-huge", "SR-CONF-3", o("maxReferences", 9007199254740991)),
+		cfg("max-references-0", "SR-CONF-2", o("maxReferences", 0)),
+		cfg("max-references-negative", "SR-CONF-2", o("maxReferences", -1)),
+		cfg("max-references-fraction", "SR-CONF-2", o("maxReferences", 1.5)),
+		cfg("max-references-string", "SR-CONF-2", o("maxReferences", "3")),
+		cfg("max-references-boolean", "SR-CONF-2", o("maxReferences", true)),
+		cfg("candidate-limit-0", "SR-CONF-2", o("candidateLimit", 0)),
+		cfg("candidate-limit-unsafe", "SR-CONF-2", o("candidateLimit", 9007199254740992.0)),
+		cfg("max-reference-bytes-0", "SR-CONF-2", o("maxReferenceBytes", 0)),
+		cfg("max-reference-bytes-fraction", "SR-CONF-2", o("maxReferenceBytes", 100.5)),
+		cfg("max-reference-bytes-object", "SR-CONF-2", o("maxReferenceBytes", o())),
+		cfg("null-config", "SR-CONF-4 SR-ERR-2", nil),
+		cfg("number-config-defaults", "SR-CONF-4", 5),
+		cfg("string-config-defaults", "SR-CONF-4", "maxReferences"),
+		cfg("array-config-defaults", "SR-CONF-4", a(1, 2)),
+		cfg("unknown-key-ignored", "SR-CONF-4", o("maxReference", 9)),
+	}}
+}
+
+// candWorld lists its sessions neither by creation time nor by rank.
+func candWorld() *jsjson.Object {
+	return world(
+		sess("n1", cwd("/other"), created(5), title("Other")),
+		sess("n2", created(9), titleErr("title log unreadable")),
+		sess("me", cwd("/repo"), created(3)),
+		sess("n3", cwd("/repo"), created(2), title("")),
+		sess("n4", cwd("/repo"), created(7), title("ΣΊΣΥΦΟΣ")),
+		sess("n5", created(1), events(userMsg("needle in a body"))),
+	)
+}
+
+func candidatesFile() gfile {
+	w := candWorld()
+	me := agentIn("me", "/repo")
+	cand := func(name, reqs string, kv ...any) gcase {
+		args := o("world", w, "agent", me)
+		for i := 0; i+1 < len(kv); i += 2 {
+			args.Set(kv[i].(string), norm(kv[i+1]))
+		}
+		return c(name, reqs, args)
+	}
+	greek := world(
+		sess("g1", title("ΟΔΟΣ")),
+		sess("g2", title("İZMİR")),
+		sess("g3", title("Straße")),
+		sess("g4", title(u(`\ud83d\ude00 smile`))),
+		sess("g5", title(u(`lone \udc00`))),
+	)
+	return gfile{"candidates.yaml", protocol.OpCandidates, []gcase{
+		cand("empty-query-ranked", "SR-CAND-1 SR-CAND-2 SR-CAND-5 SR-CAND-9 SR-QUERY-1"),
+		cand("query-absent-equals-empty", "SR-CAND-11", "query", ""),
+		cand("limit-reads-titles-of-limited-set-only", "SR-CAND-3 SR-CAND-6", "limit", 2),
+		cand("limit-1", "SR-CAND-3", "limit", 1),
+		cand("config-candidate-limit", "SR-CAND-3 SR-CONF-1", "config", o("candidateLimit", 2)),
+		cand("agent-without-cwd", "SR-CAND-2", "agent", agent("me")),
+		cand("agent-in-unknown-cwd", "SR-CAND-2", "agent", agentIn("me", "/elsewhere")),
+		cand("query-title-case-insensitive", "SR-CAND-7 SR-CAND-8", "query", "OTHER"),
+		cand("query-reads-every-title", "SR-CAND-7", "query", "n"),
+		cand("query-id", "SR-CAND-8", "query", "N2"),
+		cand("query-cwd", "SR-CAND-8", "query", "/REPO"),
+		cand("query-fallback-label-is-id", "SR-CAND-8 SR-CAND-5", "query", "n2"),
+		cand("query-final-sigma", "SR-CAND-8 SR-STR-4", "query", "σίσυφος"),
+		cand("query-matches-nothing", "SR-CAND-8", "query", "zzz"),
+		cand("bodies-not-searched", "SR-CAND-8", "query", "needle"),
+		cand("query-then-limit", "SR-CAND-3 SR-CAND-12", "query", "n", "limit", 2),
+		cand("self-excluded-even-when-matching", "SR-CAND-1", "query", "me"),
+		cand("limit-0", "SR-CAND-4", "limit", 0),
+		cand("limit-negative", "SR-CAND-4", "limit", -3),
+		cand("limit-fraction", "SR-CAND-4", "limit", 2.5),
+		cand("limit-string", "SR-CAND-4", "limit", "2"),
+		cand("limit-null", "SR-CAND-4", "limit", nil),
+		cand("limit-unsafe", "SR-CAND-4", "limit", 9007199254740992.0),
+		cand("limit-max-safe", "SR-CAND-3", "limit", 9007199254740991),
+		cand("non-string-query", "SR-CAND-11 SR-ERR-2", "query", 42),
+		cand("invalid-limit-before-query-type", "SR-ERR-4", "query", 42, "limit", 0),
+		cand("aborted", "SR-CANCEL-5", "cancel", "before"),
+		cand("invalid-limit-before-cancel", "SR-CANCEL-7 SR-ERR-4", "cancel", "before", "limit", 0),
+		cand("aborted-while-listing", "SR-CANCEL-6", "cancel", "during-read"),
+		c("list-failure-unwrapped", "SR-CAND-10 SR-ERR-2", o("world", o("sessions", a(), "listError", "index broken"), "agent", me)),
+		c("list-failure-after-cancel-check", "SR-CANCEL-5 SR-ERR-4", o("world", o("sessions", a(), "listError", "index broken"), "agent", me, "cancel", "before")),
+		c("empty-world", "SR-CAND-1", o("world", world(), "agent", me)),
+		c("only-self", "SR-CAND-1", o("world", world(sess("me")), "agent", me)),
+		c("all-title-reads-fail", "SR-CAND-5", o("world", world(sess("x", titleErr("e")), sess("y", titleErr("e"))), "agent", me)),
+		c("listing-order-not-creation-order", "SR-CAND-2", o("world", world(sess("old", created(1)), sess("new", created(9)), sess("mid", created(5))), "agent", me)),
+		c("final-sigma-query-matches", "SR-STR-4", o("world", greek, "agent", me, "query", "οδος")),
+		c("non-final-sigma-query-misses", "SR-STR-4", o("world", greek, "agent", me, "query", "οδοσ")),
+		c("dotted-capital-i-full-lowercase", "SR-STR-4", o("world", greek, "agent", me, "query", "i̇zmi̇r")),
+		c("dotted-capital-i-not-turkish", "SR-STR-4", o("world", greek, "agent", me, "query", "izmir")),
+		c("sharp-s-not-folded", "SR-STR-4", o("world", greek, "agent", me, "query", "strasse")),
+		c("lone-high-needle-matches-half-pair", "SR-STR-5 SR-STR-1", o("world", greek, "agent", me, "query", u(`\ud83d`))),
+		c("lone-low-needle", "SR-STR-5 SR-STR-1", o("world", greek, "agent", me, "query", u(`\udc00`))),
+	}}
+}
+
+// Prepare sources.
+func fullSource() *jsjson.Object {
+	return sess("src-1", cwd("/repo"), created(100), events(
+		userMsg("old question"),
+		checkpointMsg("Summary: <b>fixed</b> the parser"),
+		sourcedMsg("plugin noise", o("kind", "plugin", "plugin", "memory")),
+		asstBlocks(o("type", "reasoning", "text", "hidden"), textBlock("Done."), o("type", "tool-call", "id", "c1", "name", "read", "arguments", "{}")),
+		toolResult("file body"),
+		userBlocks(textBlock("thanks"), o("type", "image", "data", "x"), textBlock("bye")),
+	))
+}
+
+func prepWorld() *jsjson.Object {
+	return world(
+		fullSource(),
+		sess("a", cwd("/a"), events(userMsg("hello from a"), asstMsg("hi a"))),
+		sess("b", events(userMsg("hello from b"))),
+		sess("c", cwd("/c"), events(asstMsg("c says"))),
+		sess("d", events(userMsg("d"))),
+		sess("broken", readErr("disk on fire")),
+		sess("empty"),
+		sess("me", cwd("/repo")),
+	)
+}
+
+func prepareFile() gfile {
+	w := prepWorld()
+	me := agentIn("me", "/repo")
+	content := a(textBlock("look at @Parser"))
+	prep := func(name, reqs string, rs []any, kv ...any) gcase {
+		args := o("world", only(w, rs), "agent", me, "content", content, "references", rs)
+		for i := 0; i+1 < len(kv); i += 2 {
+			args.Set(kv[i].(string), norm(kv[i+1]))
+		}
+		return c(name, reqs, args)
+	}
+	proj := func(name, reqs string, ev ...*jsjson.Object) gcase {
+		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x", "references", refs(ref("s"))))
+	}
+	return gfile{"prepare.yaml", protocol.OpPrepare, []gcase{
+		prep("one-source-full-surface", "SR-PREP-6 SR-PREP-10 SR-PROJ-1 SR-PROJ-2 SR-PROJ-3 SR-PROJ-4 SR-PROJ-5 SR-PROJ-7 SR-PROMPT-1 SR-PROMPT-2 SR-PROMPT-3 SR-PROMPT-4 SR-PROMPT-6 SR-RET-10 SR-QUERY-2", refs(refL("src-1", "Parser"))),
+		prep("label-defaults-to-id", "SR-PREP-3", refs(ref("a"))),
+		prep("empty-label-kept", "SR-PREP-3", refs(refL("a", ""))),
+		prep("duplicates-keep-first-label", "SR-PREP-3 SR-PREP-6", refs(refL("a", "A1"), ref("b"), refL("a", "A2"))),
+		prep("first-mention-order", "SR-PREP-3 SR-PROMPT-4 SR-PROMPT-5", refs(ref("b"), ref("a"), ref("c"))),
+		prep("three-sources-max", "SR-PREP-4 SR-PROMPT-5", refs(ref("a"), ref("b"), ref("c"))),
+		prep("four-mentions-three-distinct", "SR-PREP-4", refs(ref("a"), ref("b"), ref("a"), ref("c"))),
+		prep("four-distinct-too-many", "SR-PREP-4", refs(ref("a"), ref("b"), ref("c"), ref("d"))),
+		prep("configured-max-1", "SR-PREP-4 SR-CONF-1", refs(ref("a"), ref("b")), "config", o("maxReferences", 1)),
+		prep("self-reference", "SR-PREP-2", refs(ref("me"))),
+		prep("self-reference-after-valid", "SR-PREP-2 SR-PREP-6", refs(ref("a"), ref("me"))),
+		prep("invalid-element-before-self", "SR-PREP-2 SR-ERR-3", refs(o("sessionId", 5), ref("me"))),
+		prep("self-before-invalid-element", "SR-PREP-2 SR-ERR-3", refs(ref("me"), o("sessionId", 5))),
+		prep("invalid-element-after-too-many", "SR-PREP-4 SR-ERR-3", refs(ref("a"), ref("b"), ref("c"), ref("d"), o("label", "x"))),
+		prep("self-after-too-many", "SR-PREP-4 SR-ERR-3", refs(ref("a"), ref("b"), ref("c"), ref("d"), ref("me"))),
+		c("null-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(nil))),
+		c("string-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a("a"))),
+		c("number-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(7))),
+		c("array-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(a("a")))),
+		prep("missing-session-id", "SR-PREP-1", refs(o("label", "x"))),
+		prep("numeric-session-id", "SR-PREP-1", refs(o("sessionId", 1))),
+		prep("null-label", "SR-PREP-1", refs(o("sessionId", "a", "label", nil))),
+		prep("numeric-label", "SR-PREP-1", refs(o("sessionId", "a", "label", 1))),
+		prep("extra-keys-ignored", "SR-PREP-1", refs(o("sessionId", "a", "label", "A", "uri", "x"))),
+		prep("unknown-empty-id", "SR-PREP-7", refs(ref(""))),
+		c("empty-id-source", "SR-PREP-6 SR-URI-2", o("world", world(sess("", events(userMsg("from the empty id")))), "agent", me, "content", "x", "references", refs(ref("")))),
+		prep("zero-references", "SR-PREP-5", refs()),
+		prep("zero-references-aborted", "SR-PREP-5 SR-CANCEL-2", refs(), "cancel", "before"),
+		prep("aborted-before-reading", "SR-CANCEL-1", refs(ref("a")), "cancel", "before"),
+		prep("aborted-with-too-many", "SR-CANCEL-3 SR-ERR-3", refs(ref("a"), ref("b"), ref("c"), ref("d")), "cancel", "before"),
+		prep("aborted-with-self-reference", "SR-CANCEL-3", refs(ref("me")), "cancel", "before"),
+		prep("aborted-while-reading", "SR-CANCEL-4", refs(ref("a")), "cancel", "during-read"),
+		prep("aborted-while-reading-two", "SR-CANCEL-4", refs(ref("a"), ref("b")), "cancel", "during-read"),
+		prep("read-fails-before-abort", "SR-CANCEL-4 SR-PREP-7", refs(ref("a"), ref("broken")), "cancel", "during-read"),
+		prep("read-failure", "SR-PREP-7", refs(ref("broken"))),
+		prep("unknown-session", "SR-PREP-7", refs(ref("nobody"))),
+		prep("second-read-fails", "SR-PREP-7 SR-PREP-6", refs(ref("a"), ref("broken"), ref("b"))),
+		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
+		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
+		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
+		prep("content-null", "SR-PREP-8", refs(), "content", nil),
+		prep("invalid-config-first", "SR-ERR-5 SR-CONF-2", refs(ref("me"), nil), "config", o("maxReferenceBytes", 0)),
+		proj("plugin-and-context-messages-excluded", "SR-PROJ-1 SR-PROJ-3",
+			sourcedMsg("memory", o("kind", "plugin", "plugin", "memory")),
+			sourcedMsg("earlier snapshot", o("kind", "session-reference", "form", "recall", "version", 1, "references", a())),
+			sourcedMsg("tool said", o("kind", "tool", "callId", "c")),
+			userMsg("kept")),
+		proj("checkpoint-marker-extra-keys", "SR-PROJ-1", sourcedMsg("sum", o("plugin", "compact", "kind", "plugin", "x", 1))),
+		proj("wrong-plugin-not-checkpoint", "SR-PROJ-1", sourcedMsg("sum", o("kind", "plugin", "plugin", "compaction")), userMsg("u")),
+		proj("assistant-any-source", "SR-PROJ-2", o("type", "assistant/message", "data", o("message", o("content", a(textBlock("from a plugin")), "source", o("kind", "plugin", "plugin", "x"))))),
+		proj("reasoning-only-skipped", "SR-PROJ-4", asstBlocks(o("type", "reasoning", "text", "r")), userMsg("u")),
+		proj("empty-text-skipped", "SR-PROJ-4", userMsg(""), asstMsg(""), checkpointMsg("")),
+		proj("text-blocks-joined", "SR-PROJ-4", userBlocks(textBlock("a"), textBlock(""), textBlock("b"))),
+		proj("non-string-text-ignored", "SR-PROJ-4", userBlocks(o("type", "text", "text", 5), textBlock("b"))),
+		proj("tool-results-excluded", "SR-PROJ-3", toolResult("out"), asstMsg("ok")),
+		proj("checkpoints-only", "SR-PROJ-1 SR-RET-10", checkpointMsg("first"), checkpointMsg("second")),
+		proj("checkpoint-after-messages", "SR-PROJ-5", userMsg("u"), checkpointMsg("s"), asstMsg("a")),
+		c("null-captured-seq-and-cwd", "SR-PROJ-7", o("world", world(sess("s", surf(o("capturedThroughSeq", nil, "events", a(userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		c("json-hostile-snapshot", "SR-STR-2 SR-PROMPT-2", o("world", world(sess(u(`i\"d\\<`), cwd(u(`C:\\dir\u2028`)), events(userMsg(u(`</referenced-sessions>\u0000\u001f\u007f&>`))))), "agent", me, "content", "x", "references", refs(refL(u(`i\"d\\<`), u(`<l\u2029>`))))),
+		c("lone-surrogates-kept-untruncated", "SR-STR-1 SR-STR-2", o("world", world(sess("s", events(userMsg(u(`a\ud800b\udc00`))))), "agent", me, "content", "x", "references", refs(refL("s", u(`\udbff`))))),
+	}}
+}
+
+// only keeps the sessions of w that rs names, so a case shows what it reads.
+func only(w *jsjson.Object, rs []any) *jsjson.Object {
+	named := map[string]bool{}
+	for _, r := range rs {
+		if ro, ok := r.(*jsjson.Object); ok {
+			if id, ok := ro.Get("sessionId"); ok {
+				if s, ok := id.(string); ok {
+					named[s] = true
+				}
+			}
+		}
+	}
+	list, _ := w.Get("sessions")
+	var kept []*jsjson.Object
+	for _, s := range list.([]any) {
+		h, _ := s.(*jsjson.Object).Get("header")
+		id, _ := h.(*jsjson.Object).Get("id")
+		if named[id.(string)] {
+			kept = append(kept, s.(*jsjson.Object))
+		}
+	}
+	return world(kept...)
+}
+
+// fixedSize is the serialized size of a source object whose conversation texts are all empty.
+func fixedSize(id, label string, roles ...string) int {
+	conv := make([]any, len(roles))
+	for i, r := range roles {
+		conv[i] = o("role", r, "text", "")
+	}
+	b, _ := jsjson.Marshal(o("sessionId", id, "label", label, "cwd", nil, "capturedThroughSeq", len(roles), "conversation", conv))
+	return len(b)
+}
+
+func retentionFile() gfile {
+	me := agent("me")
+	one := func(name, reqs string, budget int, ev ...*jsjson.Object) gcase {
+		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", budget)))
+	}
+	emptyFixed := fixedSize("s", "s")
+	oneFixed := fixedSize("s", "s", "user")
+	var cs []gcase
+	cs = append(cs,
+		c("empty-surface-at-fixed-size", "SR-RET-1 SR-RET-5", o("world", world(sess("s", surf(o("capturedThroughSeq", 0, "events", a())))), "agent", me, "content", "x", "references", refs(ref("s")), "config", o("maxReferenceBytes", emptyFixed))),
+		c("empty-surface-one-byte-below", "SR-RET-5", o("world", world(sess("s", surf(o("capturedThroughSeq", 0, "events", a())))), "agent", me, "content", "x", "references", refs(ref("s")), "config", o("maxReferenceBytes", emptyFixed-1))),
+		one("one-message-at-fixed-size", "SR-RET-5 SR-RET-6", oneFixed, userMsg("0123456789")),
+		one("one-message-one-byte-below", "SR-RET-5", oneFixed-1, userMsg("0123456789")),
+		one("fits-exactly-untouched", "SR-RET-1", oneFixed+10, userMsg("0123456789")),
+		one("one-byte-over-no-room-for-notice", "SR-RET-4 SR-RET-6", oneFixed+9, userMsg("0123456789")),
+		one("drop-oldest-first", "SR-RET-2 SR-RET-10", fixedSize("s", "s", "user", "assistant")+40,
+			userMsg("first message ......"), asstMsg("second message ....."), userMsg("third message ......"), asstMsg("fourth message .....")),
+		one("checkpoint-never-dropped", "SR-RET-3", fixedSize("s", "s", "user", "user")+40,
+			userMsg("first message ......"), checkpointMsg("checkpoint summary.."), asstMsg("third message ......"), userMsg("fourth message .....")),
+		one("newest-kept-and-truncated", "SR-RET-3 SR-RET-4", oneFixed+60,
+			userMsg("short"), asstMsg(strings.Repeat("long answer ", 20))),
+		one("longest-truncated-first-tie-first", "SR-RET-4", fixedSize("s", "s", "user", "user")+50,
+			checkpointMsg(strings.Repeat("c", 40)), userMsg(strings.Repeat("u", 40))),
+		one("nothing-fits-empty-text", "SR-RET-6", oneFixed+5, userMsg(strings.Repeat("x", 100))),
+		one("notice-counts-exact-bytes", "SR-RET-6 SR-RET-9", oneFixed+40, userMsg(strings.Repeat("é", 50))),
+		one("bom-at-head-invisible-but-kept", "SR-RET-8", oneFixed+40, userMsg("\ufeff"+strings.Repeat("abcdefgh", 8))),
+		one("lone-surrogates-count-three-bytes-and-decode-as-replacement", "SR-STR-3 SR-RET-7", oneFixed+130, userMsg(strings.Repeat(u(`\ud800`), 30))),
+		one("surrogate-pair-never-split", "SR-RET-7", oneFixed+40, userMsg(strings.Repeat("😀", 30))),
+		c("budget-per-source", "SR-RET-1", o("world", world(sess("s", events(userMsg("0123456789"))), sess("t", events(userMsg("abcdefghij")))), "agent", me, "content", "x",
+			"references", refs(ref("s"), ref("t")), "config", o("maxReferenceBytes", oneFixed+10))),
+		c("second-source-over-budget", "SR-PREP-9", o("world", world(sess("s", events(userMsg("ok"))), sess("a-much-longer-session-id", events(userMsg("0123456789")))), "agent", me, "content", "x",
+			"references", refs(ref("s"), ref("a-much-longer-session-id")), "config", o("maxReferenceBytes", oneFixed+2))),
+		c("tag-safe-size-counts-escape", "SR-RET-1 SR-PROMPT-2", o("world", world(sess("s", events(userMsg("<<<<<")))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", oneFixed+5*6))),
+		c("tag-safe-size-one-below", "SR-RET-1 SR-PROMPT-2", o("world", world(sess("s", events(userMsg("<<<<<")))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", oneFixed+5*6-1))),
+	)
+	// Multi-byte text cut at every boundary: 1-, 2-, 3- and 4-byte characters, every budget
+	// from nothing kept to one byte short of the whole.
+	text := strings.Repeat("aé€😀", 6) // 60 bytes
+	for extra := 33; extra < 60+6; extra++ {
+		cs = append(cs, one(fmt.Sprintf("multibyte-cut-budget-plus-%02d", extra), "SR-RET-6 SR-RET-7 SR-RET-9", oneFixed+extra, userMsg(text)))
+	}
+	// A BOM where the tail starts: invisible, yet counted as kept, at the budgets that keep it.
+	for extra := 40; extra <= 48; extra++ {
+		cs = append(cs, one(fmt.Sprintf("bom-at-tail-start-budget-plus-%02d", extra), "SR-RET-8", oneFixed+extra, userMsg(strings.Repeat("abcdefgh", 8)+"\ufeffxyz")))
+	}
+	return gfile{"retention.yaml", protocol.OpPrepare, cs}
+}
+
+func hostFile() gfile {
+	w := world(
+		sess("src", cwd("/repo"), events(userMsg("how do I parse?"), asstMsg("Use the parser."))),
+		sess("other", events(userMsg("unrelated"))),
+		sess("broken", readErr("gone")),
+		sess("me", cwd("/repo")),
+	)
+	me := agentIn("me", "/repo")
+	mut := a(
+		o("op", "append", "sessionId", "src", "events", a(userMsg("new text"))),
+		o("op", "compact", "sessionId", "src", "summary", "rewritten"),
+		o("op", "delete", "sessionId", "other"),
+	)
+	send := func(name, reqs string, running bool, text string) gcase {
+		return c(name, reqs, o("world", w, "agent", me, "running", running, "text", text, "mutations", mut))
+	}
+	m := "see @[the parser](" + enc("src") + ") and " + enc("other")
+	return gfile{"host-send.yaml", protocol.OpHostSend, []gcase{
+		send("idle-context-first", "SR-HOST-1 SR-HOST-2 SR-HOST-5", false, m).only(cases.Profile001),
+		send("running-context-first", "SR-HOST-2 SR-HOST-4 SR-HOST-5", true, m).only(cases.Profile001),
+		send("idle-direct-first", "SR-HOST-3 SR-HOST-5", false, m).only(cases.Profile010),
+		send("running-direct-first", "SR-HOST-3 SR-HOST-4", true, m).only(cases.Profile010),
+		send("no-mentions-no-context", "SR-HOST-6", false, "plain words"),
+		send("invalid-mention-rejected", "SR-HOST-7", false, "@[x](dsh-session:nope)"),
+		send("failed-read-rejected", "SR-HOST-7", true, "@[b]("+enc("broken")+")"),
+	}}
+}

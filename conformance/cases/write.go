@@ -1,0 +1,201 @@
+package cases
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
+
+// Marshal writes a fixture file in the kit's canonical YAML layout: block mappings and lists,
+// every string double-quoted with JSON-compatible escapes, a string with a lone surrogate as
+// {$utf16: [code units]}. header, when not empty, is written first as comment lines.
+func Marshal(f File, header string) []byte {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
+		if header != "" {
+			b.WriteString("# " + line + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "version: %d\nop: %s\ncases:\n", f.Version, quote(f.Op))
+	for _, c := range f.Cases {
+		b.WriteString("  - name: " + quote(c.Name) + "\n")
+		b.WriteString("    requirements: " + flowStrings(c.Requirements) + "\n")
+		if len(c.Profiles) > 0 {
+			b.WriteString("    profiles: " + flowStrings(c.Profiles) + "\n")
+		}
+		if len(c.Features) > 0 {
+			b.WriteString("    features: " + flowStrings(c.Features) + "\n")
+		}
+		b.WriteString("    args:")
+		writeValue(&b, c.Args, 6)
+		want := jsjson.NewObject()
+		if c.Want.OK {
+			want.Set("result", c.Want.Result)
+		} else {
+			if c.Want.Code == "" {
+				want.Set("error", nil)
+			} else {
+				want.Set("error", c.Want.Code)
+			}
+			if c.Want.HasReads {
+				want.Set("reads", c.Want.Reads)
+			}
+		}
+		b.WriteString("    want:")
+		writeValue(&b, want, 6)
+	}
+	return []byte(b.String())
+}
+
+func flowStrings(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = plainOrQuoted(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// plainOrQuoted writes identifier-like strings bare (requirement ids, keys), others quoted.
+func plainOrQuoted(s string) string {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~":
+		return quote(s)
+	}
+	if plainKey.MatchString(s) {
+		return s
+	}
+	return quote(s)
+}
+
+// writeValue writes v after a key's colon (or a list dash): scalars and small flows on the
+// same line, mappings and lists as indented blocks.
+func writeValue(b *strings.Builder, v any, indent int) {
+	pad := strings.Repeat(" ", indent)
+	switch x := v.(type) {
+	case *jsjson.Object:
+		if x.Len() == 0 {
+			b.WriteString(" {}\n")
+			return
+		}
+		b.WriteString("\n")
+		for _, k := range x.Keys() {
+			e, _ := x.Get(k)
+			b.WriteString(pad + key(k) + ":")
+			writeValue(b, e, indent+2)
+		}
+	case []any:
+		if len(x) == 0 {
+			b.WriteString(" []\n")
+			return
+		}
+		if flat(x) {
+			parts := make([]string, len(x))
+			for i, e := range x {
+				parts[i] = scalar(e)
+			}
+			if line := "[" + strings.Join(parts, ", ") + "]"; len(line) <= 100 {
+				b.WriteString(" " + line + "\n")
+				return
+			}
+		}
+		b.WriteString("\n")
+		for _, e := range x {
+			b.WriteString(pad + "-")
+			if o, ok := e.(*jsjson.Object); ok && o.Len() > 0 {
+				// First key on the dash line, the rest aligned under it.
+				var sub strings.Builder
+				writeValue(&sub, o, indent+2)
+				s := strings.TrimPrefix(sub.String(), "\n")
+				b.WriteString(" " + strings.TrimPrefix(s, strings.Repeat(" ", indent+2)))
+				continue
+			}
+			writeValue(b, e, indent+2)
+		}
+	default:
+		b.WriteString(" " + scalar(v) + "\n")
+	}
+}
+
+func flat(list []any) bool {
+	for _, e := range list {
+		switch e.(type) {
+		case *jsjson.Object, []any:
+			return false
+		}
+	}
+	return true
+}
+
+func key(k string) string {
+	if !jsstring.WellFormed(k) {
+		panic("cases: a mapping key with a lone surrogate cannot be written")
+	}
+	return plainOrQuoted(k)
+}
+
+func scalar(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case float64:
+		return jsjson.NumberString(x)
+	case string:
+		return quote(x)
+	}
+	panic(fmt.Sprintf("cases: cannot write %T", v))
+}
+
+// quote writes a JavaScript string as a YAML double-quoted scalar that YAML 1.1 and 1.2
+// parsers read alike, or as {$utf16: […]} when it holds a lone surrogate.
+func quote(s string) string {
+	if !jsstring.WellFormed(s) {
+		units := jsstring.UTF16(s)
+		parts := make([]string, len(units))
+		for i, u := range units {
+			parts[i] = fmt.Sprintf("0x%04X", u)
+		}
+		return "{" + UTF16Key + ": [" + strings.Join(parts, ", ") + "]}"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r >= 0x20 && r < 0x7F:
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7F || r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 ||
+			r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError:
+			// Controls, YAML 1.1 line breaks, the BOM and non-characters: escaped, so no parser
+			// reads them as layout.
+			if r > 0xFFFF {
+				fmt.Fprintf(&b, `\U%08X`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

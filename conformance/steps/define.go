@@ -1,0 +1,443 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// register defines every step on sc, bound to st.
+func (st *state) register(sc *godog.ScenarioContext) {
+	st.registerWorld(sc)
+	st.registerRequests(sc)
+	st.registerOutcomes(sc)
+	st.registerPrepared(sc)
+	st.registerHost(sc)
+}
+
+// ---- Given: the world ----
+
+func (st *state) registerWorld(sc *godog.ScenarioContext) {
+	sc.Given(`^the target agent "([^"]*)"(?: works in "([^"]*)")?$`, func(id, dir string) {
+		st.agent = jsjson.NewObject().Set("id", text(id))
+		if dir != "" {
+			st.agent.Set("cwd", text(dir))
+		}
+	})
+	sc.Given(`^the target agent "([^"]*)" works nowhere$`, func(id string) {
+		st.agent = jsjson.NewObject().Set("id", text(id))
+	})
+	sc.Given(`^a session "([^"]*)"(?: in "([^"]*)")?( titled "[^"]*")?$`, func(id, dir, titled string) {
+		st.addSession(id, dir, titled)
+	})
+	sc.Given(`^a session "([^"]*)"(?: in "([^"]*)")? with the conversation:$`, func(id, dir string, t *godog.Table) error {
+		s := st.addSession(id, dir, "")
+		return st.conversation(s, t)
+	})
+	sc.Given(`^the session "([^"]*)" continues with the conversation:$`, func(id string, t *godog.Table) error {
+		return st.conversation(st.session(text(id)), t)
+	})
+	sc.Given(`^a session "([^"]*)" whose title cannot be read$`, func(id string) {
+		st.session(text(id)).titleErr = true
+	})
+	sc.Given(`^a session "([^"]*)" that cannot be read$`, func(id string) {
+		st.session(text(id)).readErr = true
+	})
+	sc.Given(`^a session "([^"]*)" without a surface$`, func(id string) {
+		st.session(text(id)).noSurface = true
+	})
+	sc.Given(`^a session "([^"]*)" with an event of type "([^"]*)"$`, func(id, typ string) {
+		s := st.session(text(id))
+		s.events = append(s.events, jsjson.NewObject().Set("type", text(typ)).Set("data", jsjson.NewObject().Set("x", "y")))
+	})
+	sc.Given(`^a session "([^"]*)" with a user message made of the blocks:$`, func(id string, t *godog.Table) error {
+		var blocks []any
+		for _, row := range table(t) {
+			switch row["block"] {
+			case "text":
+				blocks = append(blocks, textBlock(cell(row["text"])))
+			case "image":
+				blocks = append(blocks, jsjson.NewObject().Set("type", "image").Set("data", "iVBORw0KGgo="))
+			default:
+				return fmt.Errorf("unknown block %q", row["block"])
+			}
+		}
+		s := st.session(text(id))
+		s.events = append(s.events, userEvent(blocks, jsjson.NewObject().Set("kind", "user")))
+		return nil
+	})
+	sc.Given(`^a session "([^"]*)" with a user message "([^"]*)" repeated (\d+) times$`, func(id, unit string, n int) {
+		s := st.session(text(id))
+		s.events = append(s.events, userEvent([]any{textBlock(strings.Repeat(text(unit), n))}, jsjson.NewObject().Set("kind", "user")))
+	})
+	sc.Given(`^the session listing fails$`, func() { st.listError = true })
+	sc.Given(`^each snapshot may take (-?\d+) bytes$`, func(n int) { st.setConfig("maxReferenceBytes", float64(n)) })
+	sc.Given(`^at most (\d+) sources? may be referenced$`, func(n int) { st.setConfig("maxReferences", float64(n)) })
+	sc.Given(`^the host aborts the request before it starts$`, func() { st.cancel = protocol.CancelBefore })
+	sc.Given(`^the host aborts the request while sessions are read$`, func() { st.cancel = protocol.CancelDuringRead })
+	sc.Given(`^the target is (idle|running)$`, func(s string) { st.running = s == "running" })
+}
+
+func (st *state) setConfig(key string, v any) {
+	if st.config == nil {
+		st.config = jsjson.NewObject()
+	}
+	st.config.Set(key, v)
+}
+
+func (st *state) addSession(id, dir, titled string) *session {
+	s := st.session(text(id))
+	if dir != "" {
+		d := text(dir)
+		s.cwd = &d
+	}
+	if titled != "" {
+		t := strings.TrimSuffix(strings.TrimPrefix(titled, ` titled "`), `"`)
+		t = text(t)
+		s.title = &t
+	}
+	return s
+}
+
+func textBlock(t string) *jsjson.Object {
+	return jsjson.NewObject().Set("type", "text").Set("text", t)
+}
+
+func userEvent(blocks []any, source *jsjson.Object) *jsjson.Object {
+	return jsjson.NewObject().Set("type", "user/message").Set("data",
+		jsjson.NewObject().Set("role", "user").Set("content", blocks).Set("source", source))
+}
+
+func assistantEvent(blocks []any) *jsjson.Object {
+	return jsjson.NewObject().Set("type", "assistant/message").Set("data", jsjson.NewObject().Set("message",
+		jsjson.NewObject().Set("role", "assistant").Set("content", blocks).Set("source", jsjson.NewObject().Set("kind", "model"))))
+}
+
+// conversation appends the table's messages (columns message, text) to s's surface.
+func (st *state) conversation(s *session, t *godog.Table) error {
+	for _, row := range table(t) {
+		ev, err := event(row["message"], cell(row["text"]))
+		if err != nil {
+			return err
+		}
+		s.events = append(s.events, ev)
+	}
+	return nil
+}
+
+// event builds one surface event of a kind the features name.
+func event(kind, t string) (*jsjson.Object, error) {
+	src := func(kv ...string) *jsjson.Object {
+		o := jsjson.NewObject()
+		for i := 0; i+1 < len(kv); i += 2 {
+			o.Set(kv[i], kv[i+1])
+		}
+		return o
+	}
+	switch kind {
+	case "user":
+		return userEvent([]any{textBlock(t)}, src("kind", "user")), nil
+	case "assistant":
+		return assistantEvent([]any{textBlock(t)}), nil
+	case "checkpoint":
+		return userEvent([]any{textBlock(t)}, src("kind", "plugin", "plugin", "compact", "compactionId", "c-1")), nil
+	case "plugin":
+		return userEvent([]any{textBlock(t)}, src("kind", "plugin", "plugin", "memory")), nil
+	case "snapshot":
+		s := src("kind", "session-reference", "form", "recall").Set("version", 1.0).Set("references", []any{})
+		return userEvent([]any{textBlock(t)}, s), nil
+	case "reasoning":
+		return assistantEvent([]any{jsjson.NewObject().Set("type", "reasoning").Set("text", t)}), nil
+	case "tool call":
+		return assistantEvent([]any{jsjson.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", t).Set("arguments", "{}")}), nil
+	case "tool result":
+		inner := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").Set("content", []any{textBlock(t)})
+		msg := jsjson.NewObject().Set("role", "user").Set("content", []any{inner}).Set("source", src("kind", "tool", "callId", "c1"))
+		return jsjson.NewObject().Set("type", "tool/result").Set("data", jsjson.NewObject().Set("message", msg)), nil
+	}
+	return nil, fmt.Errorf("unknown kind of message %q", kind)
+}
+
+// ---- When: the requests ----
+
+func (st *state) registerRequests(sc *godog.ScenarioContext) {
+	sc.When(`^the id "(.*)" is encoded$`, func(id string) error {
+		return st.request(protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", text(id)))
+	})
+	sc.When(`^the URI "(.*)" is decoded$`, func(u string) error {
+		return st.request(protocol.OpURIDecode, jsjson.NewObject().Set("uri", text(u)))
+	})
+	sc.When(`^the URI carrying the JSON text '(.*)' is decoded$`, func(j string) error {
+		return st.request(protocol.OpURIDecode, jsjson.NewObject().Set("uri", uri.EncodeJSON([]byte(text(j)))))
+	})
+	sc.When(`^a mention of "([^"]*)" labelled "(.*)" is formatted$`, func(id, label string) error {
+		return st.request(protocol.OpMentionFormat, jsjson.NewObject().Set("sessionId", text(id)).Set("label", text(label)))
+	})
+	sc.When(`^a mention of "([^"]*)" without a label is formatted$`, func(id string) error {
+		return st.request(protocol.OpMentionFormat, jsjson.NewObject().Set("sessionId", text(id)))
+	})
+	sc.When(`^the text "(.*)" is parsed$`, func(t string) error {
+		return st.request(protocol.OpMentionParse, jsjson.NewObject().Set("text", text(t)))
+	})
+	sc.When(`^the service is configured with nothing$`, func() error {
+		return st.request(protocol.OpConfig, jsjson.NewObject())
+	})
+	sc.When(`^the service is configured with (null|-?[0-9.]+|"[^"]*")$`, func(v string) error {
+		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", jsonOrString(v)))
+	})
+	sc.When(`^the service is configured with:$`, func(t *godog.Table) error {
+		cfg := jsjson.NewObject()
+		for _, row := range table(t) {
+			cfg.Set(row["setting"], jsonOrString(row["value"]))
+		}
+		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", cfg))
+	})
+	sc.When(`^the service is configured with (\d+) references at most$`, func(n int) error {
+		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", jsjson.NewObject().Set("maxReferences", float64(n))))
+	})
+
+	candidates := func(limit string, query any) error {
+		a := st.serviceArgs()
+		if query != nil {
+			a.Set("query", query)
+		}
+		if limit != "" {
+			a.Set("limit", jsonOrString(limit))
+		}
+		return st.request(protocol.OpCandidates, a)
+	}
+	sc.When(`^candidates are listed$`, func() error { return candidates("", nil) })
+	sc.When(`^at most (\S+) candidates are listed$`, func(l string) error { return candidates(l, nil) })
+	sc.When(`^candidates matching "(.*)" are listed$`, func(q string) error { return candidates("", text(q)) })
+	sc.When(`^at most (\S+) candidates matching "(.*)" are listed$`, func(l, q string) error { return candidates(l, text(q)) })
+	sc.When(`^candidates matching the number (\d+) are listed$`, func(n int) error { return candidates("", float64(n)) })
+	sc.When(`^at most (\S+) candidates matching the number (\d+) are listed$`, func(l string, n int) error {
+		return candidates(l, float64(n))
+	})
+
+	const list = `((?:"[^"]*"(?:, | and )?)+)`
+	sc.When(`^a message referencing `+list+` is prepared$`, func(ids string) error {
+		return st.prepare(idRefs(ids), nil)
+	})
+	sc.When(`^a message referencing `+list+` is prepared with (\d+) bytes per snapshot$`, func(ids string, n int) error {
+		st.setConfig("maxReferenceBytes", float64(n))
+		return st.prepare(idRefs(ids), nil)
+	})
+	sc.When(`^a message referencing `+list+` is prepared after the host aborted$`, func(ids string) error {
+		st.cancel = protocol.CancelBefore
+		return st.prepare(idRefs(ids), nil)
+	})
+	sc.When(`^a message with no references is prepared$`, func() error { return st.prepare([]any{}, nil) })
+	sc.When(`^a message with the reference (.+) is prepared$`, func(r string) error {
+		v, err := jsjson.Parse(r)
+		if err != nil {
+			return fmt.Errorf("reference %s: %v", r, err)
+		}
+		return st.prepare([]any{v}, nil)
+	})
+	sc.When(`^a message with the content (.+) referencing "([^"]*)" is prepared$`, func(c, id string) error {
+		v, err := jsjson.Parse(c)
+		if err != nil {
+			return fmt.Errorf("content %s: %v", c, err)
+		}
+		return st.prepare(idRefs(`"`+id+`"`), v)
+	})
+	sc.When(`^a message with these references is prepared:$`, func(t *godog.Table) error {
+		var refs []any
+		for _, row := range table(t) {
+			r := jsjson.NewObject()
+			if row["session"] != "(none)" {
+				r.Set("sessionId", cell(row["session"]))
+			}
+			if l, ok := row["label"]; ok && l != "" {
+				r.Set("label", cell(l))
+			}
+			refs = append(refs, r)
+		}
+		return st.prepare(refs, nil)
+	})
+}
+
+func idRefs(ids string) []any {
+	var refs []any
+	for _, id := range quoted(ids) {
+		refs = append(refs, jsjson.NewObject().Set("sessionId", id))
+	}
+	return refs
+}
+
+// defaultContent is the readable message a prepared message carries unless a scenario says.
+var defaultContent = []any{textBlock("please compare with the referenced sessions")}
+
+func (st *state) prepare(refs []any, content any) error {
+	if content == nil {
+		content = defaultContent
+	}
+	st.content = content
+	if refs == nil {
+		refs = []any{}
+	}
+	return st.request(protocol.OpPrepare, st.serviceArgs().Set("content", content).Set("references", refs))
+}
+
+// ---- Then: outcomes of any request ----
+
+func (st *state) registerOutcomes(sc *godog.ScenarioContext) {
+	sc.Then(`^it fails with (SESSION_REFERENCE_[A-Z_]+)$`, func(code string) error { return st.fails(&code) })
+	sc.Then(`^it fails with no code$`, func() error { empty := ""; return st.fails(&empty) })
+	sc.Then(`^it fails$`, func() error { return st.fails(nil) })
+	sc.Then(`^the URI is "(.*)"$`, func(want string) error { return st.resultIs(text(want)) })
+	sc.Then(`^the mention is "(.*)"$`, func(want string) error { return st.resultIs(text(want)) })
+	sc.Then(`^decoding that URI gives back the id "(.*)"$`, func(id string) error {
+		resp, err := st.outcome()
+		if err != nil {
+			return err
+		}
+		u, ok := resp.Result.(string)
+		if !resp.OK || !ok {
+			return fmt.Errorf("encoding failed: %v", resp.Err)
+		}
+		dec, err := st.call(protocol.OpURIDecode, jsjson.NewObject().Set("uri", u))
+		if err != nil {
+			return err
+		}
+		return same("decoded id", protocol.Response{OK: true, Result: text(id)}, dec)
+	})
+	sc.Then(`^the readable text is "(.*)"$`, func(want string) error {
+		r, err := st.result()
+		if err != nil {
+			return err
+		}
+		got, _ := r.Get("text")
+		return diff("readable text", text(want), got)
+	})
+	sc.Then(`^the references are:$`, func(t *godog.Table) error {
+		want := []any{}
+		for _, row := range table(t) {
+			want = append(want, map[string]any{"sessionId": cell(row["session"]), "label": cell(row["label"])})
+		}
+		return st.referencesAre(want)
+	})
+	sc.Then(`^there are no references$`, func() error { return st.referencesAre([]any{}) })
+	sc.Then(`^the configuration is maxReferences (\d+), candidateLimit (\d+), maxReferenceBytes (\d+)$`, func(m, c, b float64) error {
+		want := map[string]any{"maxReferences": m, "candidateLimit": c, "maxReferenceBytes": b}
+		r, err := st.result()
+		if err != nil {
+			return err
+		}
+		return diff("configuration", want, compare.Plain(r))
+	})
+	sc.Then(`^the candidates are:$`, func(t *godog.Table) error {
+		want := []any{}
+		for _, row := range table(t) {
+			c := map[string]any{"sessionId": cell(row["session"]), "label": cell(row["label"])}
+			if row["cwd"] != "" {
+				c["cwd"] = cell(row["cwd"])
+			}
+			want = append(want, c)
+		}
+		got, err := st.candidates(true)
+		if err != nil {
+			return err
+		}
+		return diff("candidates", want, got)
+	})
+	sc.Then(`^the candidate sessions are (.+)$`, func(list string) error {
+		got, err := st.candidates(false)
+		if err != nil {
+			return err
+		}
+		return diff("candidate sessions", anyList(quoted(list)), got)
+	})
+	sc.Then(`^titles were read for (.+)$`, func(list string) error {
+		r, err := st.result()
+		if err != nil {
+			return err
+		}
+		got, _ := r.Get("titleReads")
+		return diff("titles read", anyList(quoted(list)), got)
+	})
+}
+
+func anyList(s []string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// candidates returns the listed candidates: whole (without createdAt, which the kit numbers)
+// or as their session ids.
+func (st *state) candidates(whole bool) ([]any, error) {
+	r, err := st.result()
+	if err != nil {
+		return nil, err
+	}
+	v, _ := r.Get("candidates")
+	list, _ := v.([]any)
+	out := []any{}
+	for _, c := range list {
+		m, _ := compare.Plain(c).(map[string]any)
+		if !whole {
+			out = append(out, m["sessionId"])
+			continue
+		}
+		delete(m, "createdAt")
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (st *state) referencesAre(want []any) error {
+	r, err := st.result()
+	if err != nil {
+		return err
+	}
+	got, _ := r.Get("references")
+	return diff("references", want, compare.Plain(got))
+}
+
+func (st *state) fails(code *string) error {
+	resp, err := st.outcome()
+	if err != nil {
+		return err
+	}
+	if resp.OK {
+		line, _ := resp.Line()
+		return fmt.Errorf("%s succeeded, want a failure: %s", st.op, line)
+	}
+	if code != nil && resp.Err.Code != *code {
+		return fmt.Errorf("%s failed with %s, want %s (%s)", st.op, codeName(resp.Err.Code), codeName(*code), resp.Err.Message)
+	}
+	return nil
+}
+
+func (st *state) resultIs(want any) error {
+	resp, err := st.outcome()
+	if err != nil {
+		return err
+	}
+	return same(st.op+" result", protocol.Response{OK: true, Result: want}, resp)
+}
+
+func same(what string, want, got protocol.Response) error {
+	if d := compare.Diff(want, got); d != "" {
+		return &diffError{what: what, diff: d}
+	}
+	return nil
+}
+
+func diff(what string, want, got any) error {
+	if d := cmp.Diff(compare.Plain(want), compare.Plain(got)); d != "" {
+		return &diffError{what: what, diff: d}
+	}
+	return nil
+}

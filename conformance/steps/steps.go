@@ -1,0 +1,183 @@
+// Package steps runs the Gherkin features (features/) against an adapter with godog, strict.
+//
+// The step definitions speak the features' domain language (a session, a mention, a
+// snapshot) and translate it to protocol requests: a Given builds the world document, the
+// target agent, the configuration and the cancellation; a When names one request, sent when
+// the first Then needs its outcome; a Then checks that outcome. Every scenario gets a fresh
+// state.
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// Options select and observe a run of the features.
+type Options struct {
+	// Tags is a godog tag expression ("@SR-URI-1 && ~@slow"); empty runs every scenario.
+	Tags string
+	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
+	Profile string
+	// Progress, when set, is called with each scenario's result as it finishes.
+	Progress func(result.Case)
+}
+
+// The profile tags: a scenario tagged with one applies to that release only.
+const (
+	TagProfile001 = "@profile-0.0.1"
+	TagProfile010 = "@profile-0.1.0"
+)
+
+// Feature tags: a scenario tagged with one needs the adapter to declare that feature.
+var featureTags = map[string]string{
+	"@" + protocol.FeatureLoneSurrogates: protocol.FeatureLoneSurrogates,
+	"@" + protocol.FeatureHost:           protocol.FeatureHost,
+}
+
+// ProfileTags returns the tag expression that selects the scenarios of profile, combined
+// with the user's expression tags (godog syntax: "," separates alternatives, "&&" joins).
+func ProfileTags(tags, profile string) string {
+	exclude := "~" + TagProfile010
+	if p := normalizeProfile(profile); p == "0.1.0-rc.8" {
+		exclude = "~" + TagProfile001
+	}
+	if strings.TrimSpace(tags) == "" {
+		return exclude
+	}
+	groups := strings.Split(tags, ",")
+	for i, g := range groups {
+		groups[i] = strings.TrimSpace(g) + " && " + exclude
+	}
+	return strings.Join(groups, ",")
+}
+
+func normalizeProfile(p string) string {
+	switch p {
+	case "", "0.0.1", protocol.Spec:
+		return protocol.Spec
+	case "0.1.0":
+		return "0.1.0-rc.8"
+	}
+	return p
+}
+
+// Run runs every selected scenario of the features in fsys against c and returns one Case per
+// scenario (Part "features"). An error means the features could not be run at all.
+func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
+	var (
+		mu  sync.Mutex
+		out []result.Case
+	)
+	record := func(rc result.Case) {
+		mu.Lock()
+		out = append(out, rc)
+		mu.Unlock()
+		if opts.Progress != nil {
+			opts.Progress(rc)
+		}
+	}
+	suite := godog.TestSuite{
+		Name: "sessionref-kit",
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			st := &state{ctx: ctx, c: c, profile: normalizeProfile(opts.Profile)}
+			st.register(sc)
+			sc.Before(func(gctx context.Context, s *godog.Scenario) (context.Context, error) {
+				st.begin(s)
+				return gctx, nil
+			})
+			sc.After(func(gctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+				if rc, ok := st.finish(s, err); ok {
+					record(rc)
+				}
+				return gctx, nil
+			})
+		},
+		Options: &godog.Options{
+			FS:             fsys,
+			Paths:          []string{"."},
+			Strict:         true,
+			Tags:           ProfileTags(opts.Tags, opts.Profile),
+			Format:         "progress",
+			Output:         io.Discard,
+			NoColors:       true,
+			DefaultContext: ctx,
+			Concurrency:    1,
+		},
+	}
+	if status := suite.Run(); status == 2 {
+		return out, errors.New("steps: the features could not be run (a feature file does not parse, or the options are invalid)")
+	}
+	return out, nil
+}
+
+// begin records the scenario's identity and what it needs of the adapter.
+func (st *state) begin(s *godog.Scenario) {
+	st.start = time.Now()
+	st.rc = result.Case{Part: "features", Area: strings.TrimSuffix(path.Base(s.Uri), ".feature"), Name: s.Name}
+	for _, t := range s.Tags {
+		if strings.HasPrefix(t.Name, "@SR-") && !slices.Contains(st.rc.Requirements, t.Name[1:]) {
+			st.rc.Requirements = append(st.rc.Requirements, t.Name[1:])
+		}
+		if f, ok := featureTags[t.Name]; ok && !st.c.Supports(f) && st.notCovered == "" {
+			st.notCovered = "the adapter does not declare feature " + f
+		}
+	}
+}
+
+// finish turns the scenario's outcome into a Case, once.
+func (st *state) finish(s *godog.Scenario, err error) (result.Case, bool) {
+	if st.done {
+		return result.Case{}, false
+	}
+	st.done = true
+	if st.rc.Name == "" {
+		st.begin(s)
+	}
+	rc := st.rc
+	rc.Duration = time.Since(st.start)
+	rc.Input, rc.Got = st.lastInput, st.lastGot
+	switch {
+	case st.transport != nil:
+		rc.Status, rc.Message = result.Error, st.transport.Error()
+	case st.notCovered != "":
+		rc.Status, rc.Message = result.NotCovered, st.notCovered
+	case err != nil && !errors.Is(err, godog.ErrSkip):
+		rc.Status, rc.Message = result.Fail, firstLine(err.Error())
+		var de *diffError
+		if errors.As(err, &de) {
+			rc.Diff = de.diff
+		}
+	default:
+		rc.Status = result.Pass
+	}
+	return rc, true
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// diffError is a failed expectation with a go-cmp diff, (-want +got).
+type diffError struct {
+	what string
+	diff string
+}
+
+func (e *diffError) Error() string { return fmt.Sprintf("%s (-want +got):\n%s", e.what, e.diff) }

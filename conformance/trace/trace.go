@@ -1,0 +1,258 @@
+// Package trace ties the requirements of spec/session-reference.md to the checks that cover
+// them: feature scenarios (by their @SR-* tags), fixture cases (by their requirements) and
+// properties (by the ids they declare). Check fails when a requirement is covered by nothing
+// or when a check names a requirement the spec does not define.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+)
+
+// SpecFile is the name of the contract in the spec folder.
+const SpecFile = "session-reference.md"
+
+// Requirement is one numbered requirement of the spec.
+type Requirement struct {
+	ID   string // e.g. "SR-URI-3"
+	Area string // e.g. "URI"
+	Text string // the requirement's sentence, Markdown
+}
+
+var (
+	reqLine = regexp.MustCompile(`^- \*\*(SR-[A-Z]+-[0-9]+)\*\*\s*(.*)$`)
+	reqID   = regexp.MustCompile(`^SR-[A-Z]+-[0-9]+$`)
+)
+
+// Requirements reads the requirement ids of spec/session-reference.md in fsys (the spec
+// folder), in document order: every line "- **SR-AREA-N** sentence".
+func Requirements(specFS fs.FS) ([]Requirement, error) {
+	data, err := fs.ReadFile(specFS, SpecFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []Requirement
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		m := reqLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		if seen[m[1]] {
+			return nil, fmt.Errorf("%s: requirement %s is defined twice", SpecFile, m[1])
+		}
+		seen[m[1]] = true
+		out = append(out, Requirement{ID: m[1], Area: strings.Split(m[1], "-")[1], Text: m[2]})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no requirements found", SpecFile)
+	}
+	return out, nil
+}
+
+// Ref is one check naming a requirement.
+type Ref struct {
+	Kind string // "scenario", "fixture" or "property"
+	Name string // feature file and scenario name, fixture case name, or property name
+}
+
+// Matrix is the coverage of every requirement: which checks name it.
+type Matrix struct {
+	Requirements []Requirement
+	Covered      map[string][]Ref
+	// Unknown maps an id that no requirement defines to the checks that name it.
+	Unknown map[string][]Ref
+}
+
+// Property is a registered property and the requirement ids it checks.
+type Property struct {
+	Name         string
+	Requirements []string
+}
+
+// Build collects the matrix from the spec folder, the features, the fixtures and properties.
+func Build(specFS, featuresFS, fixturesFS fs.FS, props []Property) (*Matrix, error) {
+	reqs, err := Requirements(specFS)
+	if err != nil {
+		return nil, err
+	}
+	m := &Matrix{Requirements: reqs, Covered: map[string][]Ref{}, Unknown: map[string][]Ref{}}
+	known := map[string]bool{}
+	for _, r := range reqs {
+		known[r.ID] = true
+	}
+	add := func(id string, ref Ref) {
+		if known[id] {
+			m.Covered[id] = append(m.Covered[id], ref)
+		} else {
+			m.Unknown[id] = append(m.Unknown[id], ref)
+		}
+	}
+	if featuresFS != nil {
+		scen, err := ScenarioTags(featuresFS)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range scen {
+			for _, id := range s.Requirements {
+				add(id, Ref{"scenario", s.Name})
+			}
+		}
+	}
+	if fixturesFS != nil {
+		files, err := cases.Load(fixturesFS)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			for _, c := range f.Cases {
+				for _, id := range c.Requirements {
+					if !reqID.MatchString(id) {
+						m.Unknown[id] = append(m.Unknown[id], Ref{"fixture", f.FullName(c)})
+						continue
+					}
+					add(id, Ref{"fixture", f.FullName(c)})
+				}
+			}
+		}
+	}
+	for _, p := range props {
+		for _, id := range p.Requirements {
+			add(id, Ref{"property", p.Name})
+		}
+	}
+	return m, nil
+}
+
+// Scenario is one scenario (or outline) of a feature file and the requirement ids it is
+// tagged with, its feature's tags included.
+type Scenario struct {
+	Name         string // "file.feature: scenario name"
+	Requirements []string
+}
+
+// ScenarioTags reads the @SR-* tags of every scenario of the *.feature files in fsys. Tags on
+// the Feature line apply to all its scenarios, tags on an Examples block to its outline.
+func ScenarioTags(fsys fs.FS) ([]Scenario, error) {
+	names, err := fs.Glob(fsys, "*.feature")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []Scenario
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		var featureTags, pending []string
+		cur := -1
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			switch {
+			case strings.HasPrefix(line, "@"):
+				for _, t := range strings.Fields(line) {
+					if strings.HasPrefix(t, "#") {
+						break
+					}
+					if strings.HasPrefix(t, "@SR-") {
+						pending = append(pending, strings.TrimPrefix(t, "@"))
+					}
+				}
+			case strings.HasPrefix(line, "Feature:"):
+				featureTags, pending = pending, nil
+			case strings.HasPrefix(line, "Scenario:"), strings.HasPrefix(line, "Scenario Outline:"),
+				strings.HasPrefix(line, "Example:"), strings.HasPrefix(line, "Scenario Template:"):
+				title := strings.TrimSpace(line[strings.Index(line, ":")+1:])
+				reqs := append(append([]string{}, featureTags...), pending...)
+				out = append(out, Scenario{Name: path.Base(name) + ": " + title, Requirements: reqs})
+				cur, pending = len(out)-1, nil
+			case strings.HasPrefix(line, "Examples:"), strings.HasPrefix(line, "Scenarios:"):
+				if cur >= 0 {
+					out[cur].Requirements = append(out[cur].Requirements, pending...)
+				}
+				pending = nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// Uncovered returns the requirements no check names, in spec order.
+func (m *Matrix) Uncovered() []string {
+	var out []string
+	for _, r := range m.Requirements {
+		if len(m.Covered[r.ID]) == 0 {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// Err returns an error listing uncovered requirements and unknown ids, or nil.
+func (m *Matrix) Err() error {
+	var errs []error
+	for _, id := range m.Uncovered() {
+		errs = append(errs, fmt.Errorf("requirement %s is covered by no scenario, fixture or property", id))
+	}
+	unknown := make([]string, 0, len(m.Unknown))
+	for id := range m.Unknown {
+		unknown = append(unknown, id)
+	}
+	sort.Strings(unknown)
+	for _, id := range unknown {
+		refs := m.Unknown[id]
+		errs = append(errs, fmt.Errorf("%s %q names unknown requirement %s", refs[0].Kind, refs[0].Name, id))
+	}
+	return errors.Join(errs...)
+}
+
+// Check builds the matrix and returns its error: nil when every requirement is covered and
+// every named requirement exists.
+func Check(specFS, featuresFS, fixturesFS fs.FS, props []Property) error {
+	m, err := Build(specFS, featuresFS, fixturesFS, props)
+	if err != nil {
+		return err
+	}
+	return m.Err()
+}
+
+// Count returns how many checks of kind name id.
+func (m *Matrix) Count(id, kind string) int {
+	n := 0
+	for _, r := range m.Covered[id] {
+		if r.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// Write prints the coverage matrix: one row per requirement with its count of scenarios,
+// fixture cases and properties.
+func (m *Matrix) Write(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "requirement\tscenarios\tfixtures\tproperties\t")
+	for _, r := range m.Requirements {
+		row := []string{r.ID}
+		for _, k := range []string{"scenario", "fixture", "property"} {
+			row = append(row, strconv.Itoa(m.Count(r.ID, k)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,123 @@
+@retention
+Feature: Fitting a snapshot into its budget
+  Each snapshot, serialized, may take at most maxReferenceBytes. Older messages go first,
+  checkpoints and the newest message stay, and the longest text is then cut in the middle
+  with an exact notice of what was left out. In these examples a session "s" without a
+  working directory serializes to 106 bytes with one empty user message.
+
+  Background:
+    Given the target agent "me"
+
+  @SR-RET-1
+  Scenario: A snapshot that fits is untouched
+    Given a session "s" with the conversation:
+      | message | text       |
+      | user    | 0123456789 |
+    And each snapshot may take 116 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role | text       |
+      | user | 0123456789 |
+    And the snapshot of "s" records:
+      | field     | value |
+      | truncated | false |
+
+  @SR-RET-2 @SR-RET-10
+  Scenario: The oldest messages are dropped first
+    Given a session "s" with the conversation:
+      | message   | text                 |
+      | user      | first message ...... |
+      | assistant | second message ..... |
+      | user      | third message ...... |
+      | assistant | fourth message ..... |
+    And each snapshot may take 191 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role      | text                 |
+      | user      | third message ...... |
+      | assistant | fourth message ..... |
+    And the snapshot of "s" records:
+      | field            | value |
+      | originalMessages | 4     |
+      | retainedMessages | 2     |
+      | omittedMessages  | 2     |
+      | omittedBytes     | 40    |
+      | truncated        | true  |
+
+  @SR-RET-3
+  Scenario: A checkpoint is never dropped
+    Given a session "s" with the conversation:
+      | message    | text                 |
+      | user       | first message ...... |
+      | checkpoint | checkpoint summary.. |
+      | assistant  | third message ...... |
+      | user       | fourth message ..... |
+    And each snapshot may take 186 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role | text                 |
+      | user | checkpoint summary.. |
+      | user | fourth message ..... |
+
+  @SR-RET-4 @SR-RET-6 @SR-RET-9
+  Scenario: The newest message stays, cut in the middle with an exact notice
+    Given a session "s" with the conversation:
+      | message   | text  |
+      | user      | short |
+      | assistant | long answer long answer long answer long answer long answer long answer |
+    And each snapshot may take 166 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role      | text                                              |
+      | assistant | long answerong answer\n[… omitted 50 UTF-8 bytes …] |
+
+  @SR-RET-5 @SR-RET-6
+  Scenario: At exactly the fixed size every text is emptied
+    Given a session "s" with the conversation:
+      | message | text       |
+      | user    | 0123456789 |
+    And each snapshot may take 106 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role | text |
+      | user |      |
+    And the snapshot of "s" records:
+      | field        | value |
+      | omittedBytes | 10    |
+      | truncated    | true  |
+
+  @SR-RET-5
+  Scenario: One byte below the fixed size the source cannot fit
+    Given a session "s" with the conversation:
+      | message | text       |
+      | user    | 0123456789 |
+    And each snapshot may take 105 bytes
+    When a message referencing "s" is prepared
+    Then it fails with SESSION_REFERENCE_BUDGET_EXCEEDED
+
+  @SR-RET-7 @SR-RET-9
+  Scenario Outline: A cut never splits a character (<budget> bytes)
+    Given a session "s" with a user message "aé€😀" repeated 6 times
+    And each snapshot may take <budget> bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role | text   |
+      | user | <text> |
+
+    Examples:
+      | budget | text                                   |
+      | 141    | a\n[… omitted 59 UTF-8 bytes …]         |
+      | 143    | aé\n[… omitted 57 UTF-8 bytes …]        |
+      | 147    | aé😀\n[… omitted 53 UTF-8 bytes …]      |
+      | 150    | aé€😀\n[… omitted 50 UTF-8 bytes …]     |
+
+  @SR-RET-8
+  Scenario: A byte order mark where the tail starts vanishes but counts as kept
+    Given a session "s" with the conversation:
+      | message | text                                                                   |
+      | user    | abcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefgh\u{FEFF}xyz |
+    And each snapshot may take 149 bytes
+    When a message referencing "s" is prepared
+    Then the snapshot of "s" holds:
+      | role | text                              |
+      | user | abcdefxyz\n[… omitted 58 UTF-8 bytes …] |
