@@ -187,6 +187,11 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	}
 	defer func() {
 		rep.Elapsed = time.Since(start)
+		if m, err := r.Coverage(); err != nil {
+			rep.Warnings = append(rep.Warnings, "coverage matrix: "+err.Error())
+		} else {
+			rep.Requirements = requirementRows(m, rep.Cases)
+		}
 		rep.Finish()
 	}()
 	if h, err := cases.Hash(r.Fixtures); err != nil {

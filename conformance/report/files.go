@@ -156,6 +156,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", mdEscape(a.Name), a.Total, a.Pass, a.Fail, a.NotCovered, a.Error, a.FixtureBug)
 		}
 	}
+	if len(r.Requirements) > 0 {
+		b.WriteString("\n<details><summary>Coverage by requirement</summary>\n\n| requirement | scenarios | fixtures | properties | pass | fail | not covered | error |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, q := range r.Requirements {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d |\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
+		}
+		b.WriteString("\n</details>\n")
+	}
 	shown := 0
 	for _, cs := range r.Cases {
 		if cs.Status != result.Fail && cs.Status != result.Error {

@@ -33,14 +33,17 @@ type Report struct {
 	// start, failed hello, or stopped answering); empty when it was usable.
 	Unusable string `json:"unusable,omitempty"`
 	// Restarts counts how often a crashed or hung adapter process was started again.
-	Restarts int            `json:"restarts"`
-	Warnings []string       `json:"warnings,omitempty"`
-	Parts    []Part         `json:"parts"`
-	Cases    []result.Case  `json:"cases"`
-	Elapsed  time.Duration  `json:"elapsedNs"`
-	Started  time.Time      `json:"started"`
-	Totals   Counts         `json:"totals"`
-	Verdict  VerdictSummary `json:"verdict"`
+	Restarts int      `json:"restarts"`
+	Warnings []string `json:"warnings,omitempty"`
+	Parts    []Part   `json:"parts"`
+	// Requirements groups the results by spec requirement, in spec order: the coverage
+	// matrix of the kit's checks beside this run's outcome for each.
+	Requirements []Requirement  `json:"requirements,omitempty"`
+	Cases        []result.Case  `json:"cases"`
+	Elapsed      time.Duration  `json:"elapsedNs"`
+	Started      time.Time      `json:"started"`
+	Totals       Counts         `json:"totals"`
+	Verdict      VerdictSummary `json:"verdict"`
 }
 
 // Part is one part of a run (features, fixtures or properties).
@@ -51,6 +54,17 @@ type Part struct {
 	// Note says why a part has no cases (not selected, not in this shard, none defined) or
 	// could not run.
 	Note string `json:"note,omitempty"`
+}
+
+// Requirement is one spec requirement's row of the coverage matrix: how many scenarios,
+// fixture cases and properties the kit defines for it, and the counts of this run's checks
+// that named it.
+type Requirement struct {
+	ID         string `json:"id"`
+	Scenarios  int    `json:"scenarios"`
+	Fixtures   int    `json:"fixtures"`
+	Properties int    `json:"properties"`
+	Counts
 }
 
 // Counts are the number of cases per status.

@@ -80,6 +80,13 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-12s %6d %6d %6d %12d %6d %12d\n", a.Name, a.Total, a.Pass, a.Fail, a.NotCovered, a.Error, a.FixtureBug)
 		}
 	}
+	if len(r.Requirements) > 0 {
+		b.WriteString("\ncoverage by requirement (checks the kit defines | this run's results)\n")
+		fmt.Fprintf(&b, "%-14s %9s %8s %10s | %5s %5s %12s %5s\n", "requirement", "scenarios", "fixtures", "properties", "pass", "fail", "not-covered", "error")
+		for _, q := range r.Requirements {
+			fmt.Fprintf(&b, "%-14s %9d %8d %10d | %5d %5d %12d %5d\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
+		}
+	}
 	for _, st := range []result.Status{result.Fail, result.Error, result.FixtureBug} {
 		// A dead adapter fails every remaining case the same way: show a few, count the rest.
 		seen := map[string]int{}

@@ -5,16 +5,15 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/trace"
 	"github.com/sessionref-kit/sessionref-kit/features"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
 
-// Properties is the list of property declarations the trace is checked with. The kit's
-// features and fixtures cover every requirement on their own, so none are needed here; the
-// runner passes the properties it registers.
-var Properties []trace.Property
+// Properties are the runner's registered properties: an id they name must exist too.
+var Properties = conformance.TraceProperties()
 
 func TestEveryRequirementCovered(t *testing.T) {
 	m, err := trace.Build(spec.FS, features.FS, fixtures.FS, Properties)
