@@ -73,6 +73,9 @@ type Runner struct {
 	// Features and Fixtures are the data to run; nil means the embedded features.FS and
 	// fixtures.FS.
 	Features, Fixtures fs.FS
+	// RequireAll makes every check that is not covered fail the run: for a port that claims
+	// the whole contract, an op it answers ADAPTER_UNSUPPORTED is then non-conformance.
+	RequireAll bool
 	// MaxConsecutiveErrors overrides DefaultMaxConsecutiveErrors.
 	MaxConsecutiveErrors int
 	// Progress, when set, is called with each case's result as it finishes.
@@ -178,6 +181,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	rep := &report.Report{
 		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
+		RequireAll: r.RequireAll,
 	}
 	if rep.Checks == 0 {
 		rep.Checks = properties.DefaultChecks

@@ -32,6 +32,9 @@ type Report struct {
 	// Unusable says, in one line, why the adapter could not be certified at all (did not
 	// start, failed hello, or stopped answering); empty when it was usable.
 	Unusable string `json:"unusable,omitempty"`
+	// RequireAll makes a check that is not covered fail the run (exit 1), for ports that
+	// claim the whole contract.
+	RequireAll bool `json:"requireAll,omitempty"`
 	// Restarts counts how often a crashed or hung adapter process was started again.
 	Restarts int      `json:"restarts"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -160,12 +163,12 @@ func (r *Report) verdict() VerdictSummary {
 		return VerdictSummary{ExitUsage, "no check was run: the selection matched nothing"}
 	case t.Pass == 0:
 		return VerdictSummary{ExitNotConformant, "no check was covered: the adapter supports none of the selected ops"}
+	case t.NotCovered > 0 && r.RequireAll:
+		return VerdictSummary{ExitNotConformant, plural(t.NotCovered, "check") + " not covered, and every check is required; first: " + r.first(result.NotCovered)}
+	case t.NotCovered > 0:
+		return VerdictSummary{ExitConformant, "partial: conformant on the " + plural(t.Pass, "check") + " covered; " + plural(t.NotCovered, "check") + " not covered"}
 	}
-	s := "conformant: " + plural(t.Pass, "check") + " passed"
-	if t.NotCovered > 0 {
-		s += ", " + plural(t.NotCovered, "check") + " not covered"
-	}
-	return VerdictSummary{ExitConformant, s}
+	return VerdictSummary{ExitConformant, "conformant: " + plural(t.Pass, "check") + " passed"}
 }
 
 // first describes the first case with status s in one line.

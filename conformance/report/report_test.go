@@ -102,3 +102,24 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("temporary files left: %v", entries)
 	}
 }
+
+// A partial certification says so, and fails under RequireAll.
+func TestVerdictPartial(t *testing.T) {
+	r := sample(result.Pass, result.NotCovered)
+	if r.Verdict.Code != report.ExitConformant || !strings.HasPrefix(r.Verdict.Summary, "partial:") {
+		t.Errorf("partial run: %+v", r.Verdict)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "\nPARTIAL in ") {
+		t.Errorf("text report does not say PARTIAL:\n%s", b.String())
+	}
+	r.RequireAll = true
+	r.Finish()
+	if r.Verdict.Code != report.ExitNotConformant {
+		t.Errorf("partial run with RequireAll: %+v", r.Verdict)
+	}
+	if r = sample(result.Pass); r.Verdict.Summary != "conformant: 1 check passed" {
+		t.Errorf("full run: %+v", r.Verdict)
+	}
+}

@@ -117,7 +117,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Restarts > 0 {
 		fmt.Fprintf(&b, "\nthe adapter was restarted %s\n", plural(r.Restarts, "time"))
 	}
-	fmt.Fprintf(&b, "\n%s in %s: %s (exit %d)\n", strings.ToUpper(statusWord(r.Verdict.Code)), seconds(r.Elapsed), r.Verdict.Summary, r.Verdict.Code)
+	word := statusWord(r.Verdict.Code)
+	if r.Verdict.Code == ExitConformant && r.Totals.NotCovered > 0 {
+		word = "partial"
+	}
+	fmt.Fprintf(&b, "\n%s in %s: %s (exit %d)\n", strings.ToUpper(word), seconds(r.Elapsed), r.Verdict.Summary, r.Verdict.Code)
 	// Adapters answer with broken bytes; the report itself stays valid UTF-8.
 	_, err := io.WriteString(w, strings.ToValidUTF8(b.String(), "\uFFFD"))
 	return err
