@@ -67,7 +67,7 @@ const scheme = uri.Scheme
 // high surrogate joins a low surrogate that follows the mention, as in JavaScript.
 func Parse(text string) (Parsed, error) {
 	if !strings.Contains(text, scheme) {
-		return Parsed{Text: text}, nil // no match is possible without the scheme
+		return Parsed{Text: jsstring.Normalize(text)}, nil // no match is possible without the scheme
 	}
 	u := jsstring.UTF16(text)
 	var out []uint16
@@ -102,7 +102,7 @@ func Parse(text string) (Parsed, error) {
 		last, i = end, end
 	}
 	if refs == nil {
-		return Parsed{Text: text}, nil
+		return Parsed{Text: jsstring.Normalize(text)}, nil
 	}
 	out = append(out, u[last:]...)
 	return Parsed{Text: jsstring.FromUTF16(out), References: refs}, nil

@@ -69,11 +69,10 @@ func Project(events []any) ([]Item, error) {
 			if err != nil {
 				return nil, err
 			}
-			checkpoint := IsCompactCheckpoint(src)
-			if !checkpoint {
-				if kind, _ := prop(src, "kind"); kind != "user" {
-					continue
-				}
+			kind, _ := prop(src, "kind")
+			checkpoint := kind == "plugin" && mustProp(src, "plugin") == "compact" // IsCompactCheckpoint
+			if !checkpoint && kind != "user" {
+				continue
 			}
 			content, _ := prop(data, "content")
 			text, err := textContent(content, i)

@@ -2,6 +2,7 @@ package retention
 
 import (
 	"container/heap"
+	"unicode/utf8"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
@@ -108,37 +109,57 @@ func Retain(surface sessionquery.Surface, label string, maxBytes int) (data Data
 func RetainItems(sessionID, label string, cwd *string, capturedThroughSeq *float64, items []Item, maxBytes int) (Data, Stats, bool) {
 	d := Data{SessionID: sessionID, Label: label, CWD: cwd, CapturedThroughSeq: capturedThroughSeq}
 	entries := make([]entry, len(items))
-	size := d.fixedSize()
 	for i, it := range items {
 		e := &entries[i]
-		it.Text = jsstring.Normalize(it.Text) // the JavaScript string it denotes
+		if !utf8.ValidString(it.Text) { // valid UTF-8 is already canonical WTF-8
+			it.Text = jsstring.Normalize(it.Text) // the JavaScript string it denotes
+		}
 		e.Item, e.text, e.pos = it, it.Text, i
 		e.bytes = byteLength(it.Text)
-		e.size = messageSize(it.Role, it.Text)
-		size += e.size
+		e.size = -1 // computed only for entries that may be kept
 	}
-	count := len(entries)
-	if count > 1 {
-		size += count - 1 // commas
+	sizeOf := func(e *entry) int {
+		if e.size < 0 {
+			e.size = messageSize(e.Role, e.text)
+		}
+		return e.size
 	}
 	var omittedMessages, droppedBytes int
 
-	// Phase 1: drop the oldest non-checkpoint message that is not the newest. The newest entry
-	// is never removed, so it stays last and the candidates are scanned once, front to back.
-	for next := 0; size > maxBytes; next++ {
-		for next < len(entries)-1 && entries[next].Checkpoint {
-			next++
+	// Phase 1: drop the oldest non-checkpoint message that is not the newest, until the object
+	// fits. Entry sizes are positive, so the seed's loop stops exactly when the droppable
+	// messages it has not reached are the longest run of newest droppable messages that fits
+	// beside the fixed fields, the checkpoints and the newest message. Scanning back from the
+	// newest finds that run without sizing the messages that will be dropped.
+	size, count := d.fixedSize(), 0
+	for i := range entries {
+		if e := &entries[i]; e.Checkpoint || i == len(entries)-1 {
+			size += sizeOf(e)
+			count++
 		}
-		if next >= len(entries)-1 {
+	}
+	commas := func(n int) int { return max(0, n-1) }
+	cut := -1 // droppable entries at or before cut are dropped
+	for i := len(entries) - 2; i >= 0; i-- {
+		e := &entries[i]
+		if e.Checkpoint {
+			continue
+		}
+		if size+sizeOf(e)+commas(count+1) > maxBytes {
+			cut = i
 			break
 		}
-		e := &entries[next]
-		e.dropped = true
-		size -= e.size + 1 // the entry and one comma (at least two remain before the drop)
-		count--
-		omittedMessages++
-		droppedBytes += e.bytes
+		size += e.size
+		count++
 	}
+	for i := 0; i <= cut; i++ {
+		if e := &entries[i]; !e.Checkpoint {
+			e.dropped = true
+			omittedMessages++
+			droppedBytes += e.bytes
+		}
+	}
+	size += commas(count)
 
 	// Phase 2: truncate the longest retained text (first one on ties) from its original.
 	if size > maxBytes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -239,8 +240,25 @@ func (s *Service) render(inputs []Normalized, surfaces []sessionquery.Surface) (
 	prompt := []byte(PromptPrefix)
 	prompt = append(prompt, '[')
 	refs := make([]SourceReference, len(inputs))
+	// Retention of one source depends on nothing else, so the sources are fitted concurrently;
+	// the first failure in input order is reported, as the seed's sequential loop reports it.
+	type retained struct {
+		data  retention.Data
+		stats retention.Stats
+		ok    bool
+		err   error
+	}
+	results := make([]retained, len(inputs))
+	var wg sync.WaitGroup
 	for i, in := range inputs {
-		data, stats, ok, err := retention.Retain(surfaces[i], in.Label, s.cfg.MaxReferenceBytes)
+		wg.Go(func() {
+			r := &results[i]
+			r.data, r.stats, r.ok, r.err = retention.Retain(surfaces[i], in.Label, s.cfg.MaxReferenceBytes)
+		})
+	}
+	wg.Wait()
+	for i := range inputs {
+		data, stats, ok, err := results[i].data, results[i].stats, results[i].ok, results[i].err
 		if err != nil {
 			return nil, err
 		}

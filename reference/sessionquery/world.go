@@ -377,12 +377,18 @@ func (w *World) ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSe
 	defer end()
 	seen := make(map[string]bool, len(ids))
 	out := make([]TitleSettlement, 0, len(ids))
+	// Index the sessions once per call: finding each id by a linear scan made a query over n
+	// sessions cost n² comparisons. The first session with an id wins, as in find.
+	index := make(map[string]*WorldSession, len(w.Sessions))
+	for i := len(w.Sessions) - 1; i >= 0; i-- {
+		index[w.Sessions[i].Header.ID] = &w.Sessions[i]
+	}
 	for _, id := range ids {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		s := w.find(id)
+		s := index[id]
 		switch {
 		case s == nil:
 			out = append(out, TitleSettlement{SessionID: id, Err: errors.New("session not found")})

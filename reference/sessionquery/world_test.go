@@ -1,0 +1,151 @@
+package sessionquery_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+const doc = `{"sessions":[
+ {"header":{"id":"a","cwd":"/w","createdAt":1,"version":1},"title":"A title","surface":{"capturedThroughSeq":3,"events":[{"type":"tool/result"}]}},
+ {"header":{"id":"b","createdAt":2},"titleError":"no titles"},
+ {"header":{"id":"c","createdAt":3},"readError":"gone"},
+ {"header":{"id":"a","createdAt":4},"title":"second a"}],"listError":null}`
+
+func TestWorldRoundTrip(t *testing.T) {
+	w, err := sessionquery.ParseWorld(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := jsjson.Marshal(w.Value())
+	w2, err := sessionquery.ParseWorld(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := jsjson.Marshal(w2.Value())
+	if string(b) != string(b2) {
+		t.Errorf("not stable:\n%s\n%s", b, b2)
+	}
+	if !strings.Contains(string(b), `"header":{"id":"a","cwd":"/w","createdAt":1,"version":1}`) {
+		t.Errorf("header extras lost: %s", b)
+	}
+}
+
+func TestWorldQueries(t *testing.T) {
+	w, err := sessionquery.ParseWorld(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	recs, err := w.ListSessions(ctx)
+	if err != nil || len(recs) != 4 || recs[1].Header.ID != "b" {
+		t.Fatalf("ListSessions = %+v, %v", recs, err)
+	}
+	st, err := w.ReadTitleSnapshots(ctx, []string{"b", "a", "zz", "a", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range st {
+		switch {
+		case s.Err != nil:
+			got = append(got, s.SessionID+":err:"+s.Err.Error())
+		case s.Title == nil:
+			got = append(got, s.SessionID+":none")
+		default:
+			got = append(got, s.SessionID+":"+*s.Title)
+		}
+	}
+	// One settlement per unique id, first occurrence; the first session with an id wins.
+	want := []string{"b:err:no titles", "a:A title", "zz:err:session not found", "c:none"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got)\n%s", d)
+	}
+	if d := cmp.Diff([]string{"b", "a", "zz", "a", "c"}, w.TitleReads()); d != "" {
+		t.Errorf("TitleReads (-want +got)\n%s", d)
+	}
+	s, err := w.ReadSurface(ctx, "a")
+	if err != nil || *s.CapturedThroughSeq != 3 || len(s.Events) != 1 || *s.Session.CWD != "/w" {
+		t.Errorf("ReadSurface(a) = %+v, %v", s, err)
+	}
+	s, err = w.ReadSurface(ctx, "b")
+	if err != nil || s.CapturedThroughSeq != nil || s.Events != nil || s.Session.ID != "b" {
+		t.Errorf("ReadSurface(b) = %+v, %v", s, err)
+	}
+	if _, err := w.ReadSurface(ctx, "c"); err == nil || err.Error() != "gone" {
+		t.Errorf("ReadSurface(c) err %v", err)
+	}
+	if _, err := w.ReadSurface(ctx, "zz"); err == nil {
+		t.Error("unknown session read")
+	}
+	if d := cmp.Diff([]string{"a", "b", "c", "zz"}, w.Reads()); d != "" {
+		t.Errorf("Reads (-want +got)\n%s", d)
+	}
+	w2, _ := sessionquery.ParseWorld(`{"listError":"index broken"}`)
+	if _, err := w2.ListSessions(ctx); err == nil || err.Error() != "index broken" {
+		t.Errorf("listError: %v", err)
+	}
+}
+
+func TestParseWorldRejects(t *testing.T) {
+	for _, bad := range []string{
+		`[]`, `{"session":[]}`, `{"sessions":{}}`, `{"sessions":[1]}`,
+		`{"sessions":[{"header":{"createdAt":1}}]}`,
+		`{"sessions":[{"header":{"id":"a"}}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1,"cwd":5}}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1},"title":5}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1},"tittle":"x"}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1},"surface":{"events":{}}}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1},"surface":{"capturedThroughSeq":"3"}}]}`,
+		`{"sessions":[{"header":{"id":"a","createdAt":1},"surface":{"event":[]}}]}`,
+		`{"listError":1}`, `not json`,
+	} {
+		if _, err := sessionquery.ParseWorld(bad); err == nil {
+			t.Errorf("ParseWorld(%s) accepted", bad)
+		}
+	}
+}
+
+// A query over many sessions reads every title in time proportional to the sessions, not
+// their square (the World used to scan the list for each id).
+func TestReadTitleSnapshotsLarge(t *testing.T) {
+	w := &sessionquery.World{}
+	var ids []string
+	for i := 0; i < 200_000; i++ {
+		id := strings.Repeat("x", i%7) + string(rune('a'+i%26)) + itoa(i)
+		w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: sessionquery.Header{ID: id}})
+		ids = append(ids, id)
+	}
+	st, err := w.ReadTitleSnapshots(context.Background(), ids)
+	if err != nil || len(st) != len(ids) || st[len(st)-1].SessionID != ids[len(ids)-1] || st[len(st)-1].Err != nil {
+		t.Fatalf("%d settlements, %v", len(st), err)
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestCancelOnFirstCall(t *testing.T) {
+	w, _ := sessionquery.ParseWorld(doc)
+	ctx, cancel := context.WithCancel(context.Background())
+	w.CancelOnFirstCall(cancel, 0)
+	if _, err := w.ListSessions(ctx); err == nil {
+		t.Fatal("held call returned without error")
+	}
+	if ctx.Err() == nil {
+		t.Fatal("cancel not invoked")
+	}
+}
