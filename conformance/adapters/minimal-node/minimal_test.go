@@ -1,0 +1,59 @@
+// Package minimalnode_test keeps the README's minimal adapter honest: the README shows this
+// folder's adapter.mjs verbatim, and the runner certifies it as the README says.
+package minimalnode_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+)
+
+func TestREADMEShowsThisAdapter(t *testing.T) {
+	src, err := os.ReadFile("adapter.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../../../README.md", "../../../README.zh.md"} {
+		readme, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(readme), "```js\n"+string(src)+"```\n") {
+			t.Errorf("%s does not show adapter.mjs verbatim in a ```js block", name)
+		}
+	}
+}
+
+func TestMinimalAdapterCertification(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not on PATH")
+	}
+	r, err := conformance.NewRunner(conformance.Runner{Command: []string{"node", "adapter.mjs"}, Checks: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := r.Run(context.Background())
+	if rep.Verdict.Code != report.ExitConformant || rep.Totals.Fail != 0 || rep.Totals.Error != 0 {
+		t.Fatalf("verdict %+v, totals %+v", rep.Verdict, rep.Totals)
+	}
+	for _, a := range rep.Areas() {
+		switch a.Name {
+		case "uri":
+			if a.Pass == 0 || a.Pass != a.Total {
+				t.Errorf("uri area: %+v, want every check passed", a.Counts)
+			}
+		case "prepare", "candidates", "mention":
+			if a.NotCovered != a.Total {
+				t.Errorf("%s area: %+v, want every check not covered", a.Name, a.Counts)
+			}
+		}
+	}
+	if !strings.HasPrefix(rep.Verdict.Summary, "partial:") {
+		t.Errorf("verdict %q does not say partial", rep.Verdict.Summary)
+	}
+}
