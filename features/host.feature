@@ -48,11 +48,17 @@ Feature: Delivering a message with references to a target agent
       | idle    |
       | running |
 
-  @SR-HOST-4
+  @SR-HOST-4 @profile-0.0.1
   Scenario: A running target claims both messages at its next step
     Given the target is running
     When the user sends "see [[src]]"
     Then both messages waited in the inbox until the next step
+
+  @SR-HOST-8 @profile-0.1.0
+  Scenario: A running target's next step prepares the message it claims
+    Given the target is running
+    When the user sends "see [[src]]"
+    Then the message waited in the inbox as typed until the next step
 
   @SR-HOST-6
   Scenario: A message without mentions is delivered alone

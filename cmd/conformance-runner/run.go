@@ -24,6 +24,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "adapter" {
 		return serve(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "diff" {
+		return diffCmd(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "bench" {
+		return benchCmd(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -40,6 +46,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		jsonFile   = fs.String("json", "", "")
 		mdFile     = fs.String("markdown", "", "")
 		progress   = fs.String("progress", "auto", "")
+		requireAll = fs.Bool("require-all", false, "")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -51,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return usageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
-	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Checks: *checks, Seed: *seed, Profile: *profile}
+	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
 	if *adapterCmd != "" {
 		argv, err := splitCommand(*adapterCmd)
 		if err != nil {

@@ -3,6 +3,8 @@ package main
 const usage = `usage: conformance-runner [flags]            certify the embedded reference (in-process)
        conformance-runner --adapter 'CMD ARGS'   certify an implementation over the adapter protocol
        conformance-runner adapter [--profile P]  serve the embedded reference on stdin/stdout
+       conformance-runner diff --adapter 'CMD'   compare with the reference on generated requests (diff -h)
+       conformance-runner bench --adapter 'CMD'  time an implementation against the reference (bench -h)
 
 Runs the Gherkin features, the fixtures and the rapid properties of the session-reference
 contract against an adapter and reports per-part and per-area pass, fail and not-covered
@@ -18,6 +20,7 @@ Flags:
   --checks N            rapid inputs per property (default 100)
   --seed N              rapid seed; the report always prints the one used, so a failure reproduces
   --shard K/N           run the Kth of N deterministic slices; the union of all N is the whole run
+  --require-all         a check not covered (an op the adapter does not support) fails the run
   --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report

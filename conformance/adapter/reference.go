@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -33,6 +34,11 @@ type Reference struct {
 	// Profile is the contract release to behave as: protocol.Spec or "0.1.0-rc.8" (the latter
 	// places the context message after the direct one in host.send).
 	Profile string
+
+	// worlds holds the world.define cache: parsed templates, cloned per request. The mutex
+	// guards it because the runner's in-process caller may leave a timed-out call running.
+	mu     sync.Mutex
+	worlds map[string]*sessionquery.World
 }
 
 // Handle answers one request.
@@ -92,7 +98,11 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).
 			Set("name", "sessionref-kit-reference").Set("version", KitVersion).
 			Set("spec", r.spec()).
-			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureHost}), nil
+			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureHost,
+				protocol.FeatureWorldCache, protocol.FeaturePipelining}), nil
+
+	case protocol.OpWorldDefine:
+		return r.defineWorld(req)
 
 	case protocol.OpURIEncode:
 		return encodeValue(arg("sessionId"))
@@ -173,15 +183,83 @@ func configValue(c service.Config) *jsjson.Object {
 		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
 }
 
+// defineWorld is world.define {key, world} → {key}: the world is checked and parsed once,
+// and later requests naming it get a fresh copy (see world). Redefining a key replaces its
+// world, so a client bounds the cache by reusing keys.
+func (r *Reference) defineWorld(req protocol.Request) (any, error) {
+	kv, _ := req.Arg("key")
+	key, ok := kv.(string)
+	if !ok {
+		return nil, badRequest("world.define: key is not a string")
+	}
+	wv, ok := req.Arg("world")
+	if !ok {
+		return nil, badRequest("world.define: world is missing")
+	}
+	if _, isRef, _ := protocol.WorldRefKey(wv); isRef {
+		return nil, badRequest("world.define: world is a reference, not a document")
+	}
+	w, err := sessionquery.WorldFromValue(wv)
+	if err != nil {
+		return nil, badRequest("world.define: %v", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.worlds == nil {
+		r.worlds = map[string]*sessionquery.World{}
+	}
+	r.worlds[key] = w
+	return jsjson.NewObject().Set("key", key), nil
+}
+
+// world reads a request's world: a document, or {"$ref": key} naming a defined one. Every
+// request gets its own World, so the reads it records and the mutations host.send applies
+// never leak into another request.
+func (r *Reference) world(wv any) (*sessionquery.World, error) {
+	key, isRef, err := protocol.WorldRefKey(wv)
+	if err != nil {
+		return nil, badRequest("world: %v", err)
+	}
+	if !isRef {
+		w, err := sessionquery.WorldFromValue(wv)
+		if err != nil {
+			return nil, badRequest("%v", err)
+		}
+		return w, nil
+	}
+	r.mu.Lock()
+	tmpl, ok := r.worlds[key]
+	r.mu.Unlock()
+	if !ok {
+		return nil, badRequest("world: no world defined under %s (world.define it first; a restarted adapter has forgotten its worlds)", jsjson.Quote(key))
+	}
+	return cloneWorld(tmpl), nil
+}
+
+// cloneWorld copies what a request may change: the session list (delete) and each surface
+// (compact replaces its events, append extends them). Events themselves are shared: nothing
+// writes into them, and append copies before it extends (see applyMutations). The copy costs
+// one allocation per session, whatever the size of the surfaces.
+func cloneWorld(t *sessionquery.World) *sessionquery.World {
+	w := &sessionquery.World{ListError: t.ListError, Sessions: slices.Clone(t.Sessions)}
+	for i := range w.Sessions {
+		if s := w.Sessions[i].Surface; s != nil {
+			c := *s
+			w.Sessions[i].Surface = &c
+		}
+	}
+	return w
+}
+
 // setup reads world, agent and cancel, and returns the service, the world and the context.
-func setup(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (*service.Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
+func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (*service.Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
 	wv, ok := req.Arg("world")
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
 	}
-	world, err := sessionquery.WorldFromValue(wv)
+	world, err := r.world(wv)
 	if err != nil {
-		return nil, nil, service.Agent{}, nil, nil, badRequest("%v", err)
+		return nil, nil, service.Agent{}, nil, nil, err
 	}
 	agent, err := agentFromValue(req)
 	if err != nil {
@@ -233,7 +311,7 @@ func duringRead(req protocol.Request) bool {
 }
 
 func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +331,7 @@ func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg fu
 }
 
 func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
 	}
@@ -323,7 +401,7 @@ func anyStrings(s []string) []any {
 // sent to the target (idle, or running and then stepped), the source sessions are mutated as
 // listed, and the target's log is read before and after the mutations.
 func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := setup(ctx, req, arg)
+	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -344,6 +422,14 @@ func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func
 		return nil, err
 	}
 	pending := entries(t.Pending())
+	if order == host.DirectFirst && running {
+		// 0.1.0-rc.8 parses and prepares in its agent/pre-step listener, when the step claims
+		// the inbox: until then the direct message waits as typed (SR-HOST-8).
+		pending = []any{jsjson.NewObject().
+			Set("source", jsjson.NewObject().Set("kind", "user")).
+			Set("content", []any{jsjson.NewObject().Set("type", "text").Set("text", text)}).
+			Set("role", "user")}
+	}
 	t.Step()
 	before := entries(t.Replay())
 	if err := applyMutations(world, arg("mutations")); err != nil {
@@ -402,7 +488,9 @@ func applyMutations(w *sessionquery.World, a service.Arg) error {
 			if !ok {
 				return badRequest("append mutation has no events array")
 			}
-			s.Surface.Events = append(s.Surface.Events, events...)
+			// Clip first: the events may be shared with a world.define template (or the
+			// request), and append must not write into their spare capacity.
+			s.Surface.Events = append(slices.Clip(s.Surface.Events), events...)
 		case "compact":
 			sv, _ := o.Get("summary")
 			summary, _ := sv.(string)

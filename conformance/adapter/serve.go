@@ -2,11 +2,14 @@ package adapter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
 // MaxLine bounds one protocol line, in bytes.
@@ -14,7 +17,14 @@ const MaxLine = 64 << 20
 
 // Serve answers requests read from r, one per line, with h, writing one response line each to
 // w, until r ends (nil) or fails. A line that is not a request gets an ADAPTER_PROTOCOL
-// response with a null id.
+// response with a null id. Each response reports elapsedNs: the time h took, after the
+// request was decoded and before the response is encoded, so a client can tell the
+// implementation's time from the protocol's.
+//
+// Requests are read as a stream (feature pipelining). A response is flushed at once unless
+// the next request line is already complete in the buffer: a client that sent it did not
+// wait for this answer, and gets it with the next flush, so a pipelining client's answers
+// go out in large writes while a client that waits for each answer gets it at once.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -26,16 +36,20 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 			if perr != nil {
 				out = []byte(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"bad request line"}}`)
 			} else {
+				start := time.Now()
 				resp := h.Handle(ctx, req)
+				resp.Elapsed = max(time.Since(start), 1) // 0 would read as "not reported"
 				var merr error
-				if out, merr = resp.Line(); merr != nil {
+				if out, merr = jsjson.Marshal(resp.ValueWithElapsed()); merr != nil {
 					out, _ = protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeProtocol, Message: merr.Error()}}.Line()
 				}
 			}
 			bw.Write(out)
 			bw.WriteByte('\n')
-			if ferr := bw.Flush(); ferr != nil {
-				return ferr
+			if err != nil || !lineBuffered(br) {
+				if ferr := bw.Flush(); ferr != nil {
+					return ferr
+				}
 			}
 		}
 		if err == io.EOF {
@@ -45,6 +59,12 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 			return err
 		}
 	}
+}
+
+// lineBuffered reports whether a complete line is already buffered in br.
+func lineBuffered(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered()) // never blocks: it asks only for what is buffered
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // errLineTooLong is a protocol line over MaxLine.

@@ -462,7 +462,7 @@ func hostFile() gfile {
 		send("idle-context-first", "SR-HOST-1 SR-HOST-2 SR-HOST-5", false, m).only(cases.Profile001),
 		send("running-context-first", "SR-HOST-2 SR-HOST-4 SR-HOST-5", true, m).only(cases.Profile001),
 		send("idle-direct-first", "SR-HOST-3 SR-HOST-5", false, m).only(cases.Profile010),
-		send("running-direct-first", "SR-HOST-3 SR-HOST-4", true, m).only(cases.Profile010),
+		send("running-direct-first", "SR-HOST-3 SR-HOST-8", true, m).only(cases.Profile010),
 		send("no-mentions-no-context", "SR-HOST-6", false, "plain words"),
 		send("invalid-mention-rejected", "SR-HOST-7", false, "@[x](dsh-session:nope)"),
 		send("failed-read-rejected", "SR-HOST-7", true, "@[b]("+enc("broken")+")"),

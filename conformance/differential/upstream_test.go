@@ -1,56 +1,94 @@
-package differential
+package differential_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
-	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
-	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
-	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 )
 
-func upstream(t *testing.T) *adapter.Process {
-	dir, _ := filepath.Abs("../adapters/node-upstream")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
-		t.Skip("node-upstream adapter not installed (npm ci in conformance/adapters/node-upstream)")
+// upstreamChecks is the number of requests per op TestAgainstUpstream sends: 100, or
+// $SESSIONREF_DIFF_CHECKS for the long run (e.g. 10000; see the node-upstream README).
+func upstreamChecks(t *testing.T) int {
+	s := os.Getenv("SESSIONREF_DIFF_CHECKS")
+	if s == "" {
+		return 100
 	}
-	p, err := adapter.StartProcess([]string{"node", "adapter.js"}, dir, 0)
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		t.Fatalf("SESSIONREF_DIFF_CHECKS=%q: want a positive integer", s)
+	}
+	return n
+}
+
+// TestAgainstUpstream compares the reference with the published package (the node-upstream
+// adapter, both releases it installs) on generated requests for every op the package has:
+// the seven contract ops, and in 0.1.0-rc.8 host.send (its own agent/pre-step listener).
+func TestAgainstUpstream(t *testing.T) {
+	dir, _ := filepath.Abs("../adapters/node-upstream")
+	for _, tc := range []struct {
+		profile string
+		ops     int
+	}{{"0.0.1-rc.1", 7}, {"0.1.0-rc.8", 8}} {
+		profile := tc.profile
+		t.Run(profile, func(t *testing.T) {
+			modules := filepath.Join(dir, "node_modules")
+			if profile != "0.0.1-rc.1" {
+				modules = filepath.Join(dir, "profiles", profile, "node_modules")
+			}
+			if _, err := os.Stat(modules); err != nil {
+				t.Skip("node-upstream adapter not installed for profile " + profile + " (npm ci, see its README)")
+			}
+			node := connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile})
+			ref := reference(t, profile)
+			checks := upstreamChecks(t)
+			res := differential.Run(context.Background(), node, ref, differential.Options{Checks: checks, Profile: profile})
+			for _, o := range res.Ops {
+				t.Logf("%-14s %6d requests in %v", o.Op, o.Requests, o.Elapsed)
+				switch {
+				case o.Transport != "":
+					t.Errorf("%s: %s\nrequest %s", o.Op, o.Transport, o.TransportRequest)
+				case o.NotCovered != "":
+					t.Errorf("%s: not covered: %s", o.Op, o.NotCovered)
+				case o.Difference != nil:
+					d := o.Difference
+					a, _ := d.A.Line()
+					b, _ := d.B.Line()
+					t.Errorf("%s differs (seed %d)\nrequest   %s\nupstream  %s\nreference %s\n(-reference +upstream)\n%s", o.Op, res.Seed, d.Request.Line(), a, b, d.Diff)
+				case o.Requests < checks*9/10:
+					t.Errorf("%s: only %d of %d requests compared (%d unsupported)", o.Op, o.Requests, checks, o.Unsupported)
+				}
+			}
+			if len(res.Ops) != tc.ops {
+				t.Errorf("ran %d ops, want the %d the package has in %s", len(res.Ops), tc.ops, profile)
+			}
+		})
+	}
+}
+
+func connect(t *testing.T, argv []string) *adapter.Client {
+	t.Helper()
+	p, err := adapter.StartProcess(argv, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	resp, err := p.Call(context.Background(), protocol.Request{ID: 0, Op: protocol.OpHello, Args: jsjson.NewObject().Set("protocol", 1.0)})
-	if err != nil || !resp.OK {
-		t.Fatalf("hello: %v %v", err, resp.Err)
+	c, err := adapter.Connect(context.Background(), p)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, p.Stderr())
 	}
-	return p
+	return c
 }
 
-func TestAgainstUpstream(t *testing.T) {
-	node := upstream(t)
-	ref := adapter.InProcess{H: &adapter.Reference{}}
-	var id int64
-	for _, op := range []string{protocol.OpURIEncode, protocol.OpURIDecode, protocol.OpMentionFormat, protocol.OpMentionParse, protocol.OpConfig, protocol.OpCandidates, protocol.OpPrepare} {
-		t.Run(op, func(t *testing.T) {
-			rapid.Check(t, func(rt *rapid.T) {
-				req := gen.Request(rt, op, gen.Options{LoneSurrogates: true})
-				id++
-				req.ID = id
-				want, err := node.Call(context.Background(), req)
-				if err != nil {
-					rt.Fatalf("upstream: %v\n%s", err, node.Stderr())
-				}
-				got, _ := ref.Call(context.Background(), req)
-				if d := compare.Diff(want, got); d != "" {
-					rt.Fatalf("request %s\nupstream message: %v\nreference message: %v\n(-upstream +reference)\n%s", req.Line(), want.Err, got.Err, d)
-				}
-			})
-		})
+func reference(t *testing.T, profile string) *adapter.Client {
+	t.Helper()
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{Profile: profile}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return c
 }

@@ -6,6 +6,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
@@ -27,6 +28,9 @@ const (
 	OpCandidates    = "candidates"
 	OpPrepare       = "prepare"
 	OpHostSend      = "host.send"
+	// OpWorldDefine stores a world document under a key (feature world-cache), so later
+	// requests pass {"$ref": key} instead of re-sending a large world.
+	OpWorldDefine = "world.define"
 )
 
 // Adapter-level error codes, apart from the contract's SESSION_REFERENCE_* codes.
@@ -42,7 +46,34 @@ const (
 const (
 	FeatureLoneSurrogates = "lone-surrogates"
 	FeatureHost           = "host"
+	// FeatureWorldCache: the adapter implements world.define and {"$ref": key} worlds.
+	FeatureWorldCache = "world-cache"
+	// FeaturePipelining: the adapter reads stdin as a stream, so a client may send further
+	// requests before it has read the earlier responses. Only the bench uses it.
+	FeaturePipelining = "pipelining"
 )
+
+// RefKey is the one key of a world reference, {"$ref": KEY}. A world document only has the
+// keys sessions and listError, so the two cannot be confused.
+const RefKey = "$ref"
+
+// WorldRef returns the world argument that names the world defined under key.
+func WorldRef(key string) *jsjson.Object { return jsjson.NewObject().Set(RefKey, key) }
+
+// WorldRefKey reports whether the world argument v is a reference, and its key. A value
+// with a "$ref" key that is not exactly {"$ref": string} is an error.
+func WorldRefKey(v any) (key string, isRef bool, err error) {
+	o, ok := v.(*jsjson.Object)
+	if !ok || !o.Has(RefKey) {
+		return "", false, nil
+	}
+	kv, _ := o.Get(RefKey)
+	key, ok = kv.(string)
+	if !ok || o.Len() != 1 {
+		return "", true, errors.New(`a world reference is {"$ref": KEY} with a string KEY and no other key`)
+	}
+	return key, true, nil
+}
 
 // Cancel modes of candidates and prepare.
 const (
@@ -129,9 +160,26 @@ type Response struct {
 	OK     bool
 	Result any // present when OK; jsjson.Undefined-free JSON value
 	Err    *Error
+	// Elapsed is the adapter's own processing time for the request (wire key elapsedNs),
+	// or 0 when the adapter does not report it. It is timing metadata: Value and Line leave
+	// it out, so reports and comparisons stay deterministic; ValueWithElapsed adds it.
+	Elapsed time.Duration
 }
 
-// Value returns the response as a JSON object.
+// ElapsedKey is the optional response key carrying Response.Elapsed, in nanoseconds.
+const ElapsedKey = "elapsedNs"
+
+// ValueWithElapsed returns Value with the elapsedNs key when Elapsed is set: the line an
+// adapter writes.
+func (r Response) ValueWithElapsed() *jsjson.Object {
+	o := r.Value()
+	if r.Elapsed > 0 {
+		o.Set(ElapsedKey, float64(r.Elapsed.Nanoseconds()))
+	}
+	return o
+}
+
+// Value returns the response as a JSON object, without elapsedNs.
 func (r Response) Value() *jsjson.Object {
 	o := jsjson.NewObject().Set("id", float64(r.ID)).Set("ok", r.OK)
 	if r.OK {
@@ -174,6 +222,13 @@ func ParseResponse(line string) (Response, error) {
 		return Response{}, errors.New("response id is not an integer")
 	}
 	r.ID = int64(id)
+	if ev, present := o.Get(ElapsedKey); present {
+		ns, ok := ev.(float64)
+		if !ok || ns < 0 || ns != float64(int64(ns)) {
+			return r, fmt.Errorf("response %s is not a non-negative integer", ElapsedKey)
+		}
+		r.Elapsed = time.Duration(ns)
+	}
 	okv, _ := o.Get("ok")
 	if r.OK, ok = okv.(bool); !ok {
 		return r, errors.New(`response "ok" is not a boolean`)

@@ -328,6 +328,23 @@ func (st *state) registerHost(sc *godog.ScenarioContext) {
 		}
 		return diff("messages claimed at the next step", pending, log)
 	})
+	sc.Then(`^the message waited in the inbox as typed until the next step$`, func() error {
+		pending, err := st.hostList("pending")
+		if err != nil {
+			return err
+		}
+		log, err := st.hostList("log")
+		if err != nil {
+			return err
+		}
+		if len(pending) != 1 || len(log) != 2 {
+			return fmt.Errorf("%d messages waited in the inbox and %d entered the log, want 1 and 2", len(pending), len(log))
+		}
+		typed, _ := st.args.Get("text")
+		want := []any{jsjson.NewObject().Set("source", jsjson.NewObject().Set("kind", "user")).
+			Set("content", []any{jsjson.NewObject().Set("type", "text").Set("text", typed)}).Set("role", "user")}
+		return diff("the message waiting in the inbox", want, pending)
+	})
 }
 
 func (st *state) hostList(key string) ([]any, error) {

@@ -22,7 +22,9 @@ import { createInterface } from "node:readline";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROTOCOL = 1;
 const ADAPTER_NAME = "node-upstream";
-const FEATURES = ["lone-surrogates"];
+// world-cache: world.define and {"$ref": key} worlds; pipelining: requests are read as a
+// stream (readline buffers what arrives before the previous answer was written).
+const FEATURES = ["lone-surrogates", "world-cache", "pipelining"];
 
 // Nothing but protocol responses may reach stdout: route every console method to stderr.
 for (const method of ["log", "info", "debug", "warn", "trace", "dir", "table"]) {
@@ -31,7 +33,9 @@ for (const method of ["log", "info", "debug", "warn", "trace", "dir", "table"]) 
 
 const PROFILES = {
 	"0.0.1-rc.1": { dir: HERE, exportName: "SessionReferenceService" },
-	"0.1.0-rc.8": { dir: join(HERE, "profiles", "0.1.0-rc.8"), exportName: "SessionReferenceResolver" },
+	// host: the release wires itself into the agent loop (an agent/pre-step listener), which
+	// host.send drives for real; 0.0.1-rc.1 has no host wiring (its README's host is elsewhere).
+	"0.1.0-rc.8": { dir: join(HERE, "profiles", "0.1.0-rc.8"), exportName: "SessionReferenceResolver", host: true },
 };
 
 function parseArgs(argv) {
@@ -60,15 +64,16 @@ function usage(message) {
 }
 
 async function loadProfile(profile) {
-	const { dir, exportName } = PROFILES[profile];
+	const { dir, exportName, host } = PROFILES[profile];
 	// Resolve from the profile's own folder so the package and all of its imports
 	// (cordis, dsh-llm, ...) come from that profile's node_modules.
 	const require = createRequire(join(dir, "package.json"));
-	let mainPath, pkgJsonPath, cordisPath;
+	let mainPath, pkgJsonPath, cordisPath, llmPath;
 	try {
 		mainPath = require.resolve("@deepseek-ai/dsh-session-reference");
 		pkgJsonPath = require.resolve("@deepseek-ai/dsh-session-reference/package.json");
 		cordisPath = require.resolve("@deepseek-ai/cordis");
+		if (host) llmPath = require.resolve("@deepseek-ai/dsh-llm");
 	} catch (error) {
 		process.stderr.write(`node-upstream adapter: profile ${profile} is not installed in ${dir} (run \`npm ci\` there): ${error.message}\n`);
 		process.exit(3);
@@ -78,7 +83,8 @@ async function loadProfile(profile) {
 	const pkg = JSON.parse(readFileSync(pkgJsonPath, "utf8"));
 	const ServiceClass = lib[exportName];
 	if (typeof ServiceClass !== "function") throw new Error(`profile ${profile}: package does not export ${exportName}`);
-	return { lib, Context: cordis.Context, ServiceClass, version: pkg.version, spec: profile };
+	const llm = host ? await import(pathToFileURL(llmPath).href) : undefined;
+	return { lib, llm, Context: cordis.Context, ServiceClass, version: pkg.version, spec: profile };
 }
 
 /** Error carrying an explicit adapter-level code. */
@@ -191,6 +197,25 @@ function buildSessionQuery(world, cancel) {
 	return { fake, titleReads, reads };
 }
 
+/**
+ * world.define cache: key → world document. A request names one with {"$ref": key}; it gets
+ * a fresh fake sessionQuery (its own reads and titleReads) over the stored document, which
+ * nothing here mutates.
+ */
+const worlds = new Map();
+
+/** The request's world: the document itself, or the defined world a {"$ref": key} names. */
+function resolveWorld(world) {
+	if (!isObject(world) || !has(world, "$ref")) return world;
+	if (typeof world.$ref !== "string" || Object.keys(world).length !== 1) {
+		throw new AdapterError("ADAPTER_PROTOCOL", 'a world reference is {"$ref": KEY} with a string KEY and no other key');
+	}
+	if (!worlds.has(world.$ref)) {
+		throw new AdapterError("ADAPTER_PROTOCOL", `no world defined under ${JSON.stringify(world.$ref)} (world.define it first)`);
+	}
+	return worlds.get(world.$ref);
+}
+
 function createService(impl, args, sessionQuery) {
 	const ctx = new impl.Context();
 	if (sessionQuery !== undefined) ctx.provide("sessionQuery", sessionQuery);
@@ -199,10 +224,10 @@ function createService(impl, args, sessionQuery) {
 
 function makeHandlers(impl) {
 	const { lib } = impl;
-	return {
+	const handlers = {
 		hello(args) {
 			if (args.protocol !== PROTOCOL) throw new AdapterError("ADAPTER_PROTOCOL", `unsupported protocol ${JSON.stringify(args.protocol)}; this adapter speaks protocol ${PROTOCOL}`);
-			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, features: FEATURES };
+			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, features: impl.llm ? [...FEATURES, "host"] : FEATURES };
 		},
 		"uri.encode"(args) {
 			return lib.encodeSessionReferenceUri(opt(args, "sessionId"));
@@ -218,6 +243,16 @@ function makeHandlers(impl) {
 		"mention.parse"(args) {
 			return lib.parseSessionReferenceText(opt(args, "text"));
 		},
+		"world.define"(args) {
+			const key = requireArg(args, "key");
+			const world = requireArg(args, "world");
+			if (typeof key !== "string") throw new AdapterError("ADAPTER_PROTOCOL", "world.define: key must be a string");
+			if (!isObject(world) || has(world, "$ref") || !Array.isArray(world.sessions)) {
+				throw new AdapterError("ADAPTER_PROTOCOL", "world.define: world must be a world document with a sessions array");
+			}
+			worlds.set(key, world); // redefining a key replaces its world
+			return { key };
+		},
 		config(args) {
 			const { fake } = buildSessionQuery({ sessions: [] }, { hang: null });
 			const service = createService(impl, args, fake);
@@ -227,7 +262,7 @@ function makeHandlers(impl) {
 		async candidates(args) {
 			const agent = buildAgent(requireArg(args, "agent"));
 			const cancel = buildCancel(args, "listSessions");
-			const { fake, titleReads } = buildSessionQuery(requireArg(args, "world"), cancel);
+			const { fake, titleReads } = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
 			const service = createService(impl, args, fake);
 			const candidates = await service.listCandidates(agent, opt(args, "query"), opt(args, "limit"), cancel.signal);
 			return { candidates, titleReads };
@@ -238,7 +273,7 @@ function makeHandlers(impl) {
 			try {
 				const agent = buildAgent(requireArg(args, "agent"));
 				const cancel = buildCancel(args, "readSurface");
-				const query = buildSessionQuery(requireArg(args, "world"), cancel);
+				const query = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
 				reads = query.reads;
 				const service = createService(impl, args, query.fake);
 				prepared = await service.prepare(agent, opt(args, "content"), opt(args, "references"), cancel.signal);
@@ -254,6 +289,58 @@ function makeHandlers(impl) {
 			return { content: prepared.content, additionalContext, reads: [...reads] };
 		},
 	};
+	if (impl.llm) handlers["host.send"] = (args) => hostSend(impl, args);
+	return handlers;
+}
+
+/**
+ * host.send (profile 0.1.0-rc.8): the host enqueues the user's text as typed, in one direct
+ * user/message (followup() for an idle target, steer() for a running one); the target's next
+ * step claims its inbox through the agent/pre-step waterfall, where the package's own
+ * listener parses the mentions, prepares, and returns the messages that enter the log. A
+ * listener failure ends the turn: nothing enters the log, and the send answers that error.
+ */
+async function hostSend(impl, args) {
+	const agent = buildAgent(requireArg(args, "agent"));
+	// Mutations change this copy only: a world.define template stays as defined.
+	const world = structuredClone(resolveWorld(requireArg(args, "world")));
+	const text = requireArg(args, "text");
+	if (typeof text !== "string") throw new AdapterError("ADAPTER_PROTOCOL", "text must be a string");
+	const { fake } = buildSessionQuery(world, { hang: null });
+	const ctx = new impl.Context();
+	ctx.provide("sessionQuery", fake);
+	new impl.ServiceClass(ctx, opt(args, "config")); // registers its agent/pre-step listener
+	const wire = (message) => {
+		const { id: _id, ...rest } = message;
+		return JSON.parse(JSON.stringify(rest));
+	};
+	const inbox = [impl.llm.createUserMessage({ source: { kind: "user" }, content: [{ type: "text", text }] })];
+	const pending = opt(args, "running") === true ? inbox.map(wire) : [];
+	const payload = { agent, messages: inbox, turn: 1, step: 1, signal: new AbortController().signal };
+	const decision = await ctx.waterfall("agent/pre-step", payload, async () => ({ kind: "enter", messages: inbox }));
+	const entered = decision.kind === "enter" ? decision.messages : [];
+	const log = entered.map(wire);
+	applyMutations(world, opt(args, "mutations"));
+	return { pending, log, replay: entered.map(wire) };
+}
+
+/** The protocol's source mutations, applied to the adapter's copy of the world. */
+function applyMutations(world, mutations) {
+	if (mutations === undefined) return;
+	if (!Array.isArray(mutations)) throw new AdapterError("ADAPTER_PROTOCOL", "mutations must be an array");
+	for (const m of mutations) {
+		const i = world.sessions.findIndex((session) => session.header.id === m?.sessionId);
+		if (i < 0) throw new AdapterError("ADAPTER_PROTOCOL", `mutation names unknown session ${JSON.stringify(m?.sessionId)}`);
+		const session = world.sessions[i];
+		session.surface ??= { capturedThroughSeq: null, events: [] };
+		session.surface.events ??= [];
+		if (m.op === "append" && Array.isArray(m.events)) session.surface.events.push(...m.events);
+		else if (m.op === "compact") {
+			const source = { kind: "plugin", plugin: "compact", compactionId: "c-mutation" };
+			session.surface.events = [{ type: "user/message", seq: 0, data: { id: "m-compact", role: "user", content: [{ type: "text", text: m.summary }], source } }];
+		} else if (m.op === "delete") world.sessions.splice(i, 1);
+		else throw new AdapterError("ADAPTER_PROTOCOL", `bad mutation ${JSON.stringify(m)}`);
+	}
 }
 
 /** Carry `reads` beside the package's error without mutating frozen/foreign objects. */
@@ -307,11 +394,15 @@ async function handleLine(handlers, line) {
 	if (!Object.hasOwn(handlers, request.op)) {
 		return { id, ok: false, error: { code: "ADAPTER_UNSUPPORTED", message: `unsupported op ${JSON.stringify(request.op)}` } };
 	}
+	// elapsedNs: the implementation's own time, from the decoded request to the result,
+	// before the response is encoded (spec/protocol.md, "Timing").
+	const start = process.hrtime.bigint();
+	const elapsedNs = () => Math.max(1, Number(process.hrtime.bigint() - start));
 	try {
 		const result = await handlers[request.op](args);
-		return { id, ok: true, result };
+		return { id, ok: true, result, elapsedNs: elapsedNs() };
 	} catch (error) {
-		return { id, ok: false, error: errorBody(error) };
+		return { id, ok: false, error: errorBody(error), elapsedNs: elapsedNs() };
 	}
 }
 

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/bench"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+)
+
+const benchUsage = `usage: conformance-runner bench [--adapter 'CMD ARGS'] [--against 'CMD ARGS'] [flags]
+
+Sends the same deterministic workloads to two implementations over the adapter protocol,
+times each run several times and prints, per workload, the median and minimum wall time of
+each side, the time the adapter itself reported (elapsedNs; wall minus own is the
+protocol's transport), the ratio A/B and whether both sides answered the same.
+
+A is --adapter (default: the embedded reference, in-process), B is --against (default: the
+embedded reference, in-process). Worlds are defined once with world.define on sides that
+declare world-cache, and sent with every call otherwise.
+
+Flags:
+  --adapter 'CMD ARGS'  side A: an adapter command line, split like a shell does
+  --against 'CMD ARGS'  side B: an adapter command line
+  --dir DIR             the adapters' working directory
+  --workloads LIST      comma-separated globs over workload names, e.g. 'small/*,prepare/1x*';
+                        "all" adds the 100k-message workloads (default: all but those)
+  --list                list the workloads and exit
+  --repeat N            timed runs per workload and side (default 5)
+  --ops N               calls per small-op run (default 2000)
+  --slow D              after a run slower than D, stop repeating that workload on that side,
+                        so the original's quadratic prepare cannot take the bench hostage
+                        (default 20s; 0 keeps the default, -1ns never caps)
+  --timeout D           per-call timeout (default 10m): a call past it is an error and the
+                        adapter is restarted
+  --pipeline N          send small-op runs in batches of N without waiting for each answer,
+                        to adapters that declare pipelining (default off)
+  --no-world-cache      send every world inline, even to adapters declaring world-cache
+  --seed N              workload seed (default 1)
+  --json FILE           also write the results as JSON (durations in nanoseconds)
+
+Exit codes: 0 measured, 1 the sides answered differently or a side answered an error,
+2 usage error, 3 a side is unusable (did not start, broke the protocol, hung past --timeout).
+`
+
+// DefaultBenchTimeout is bench's per-call timeout: generous, since measuring how slow the
+// original is on a long session is the point.
+const DefaultBenchTimeout = 10 * time.Minute
+
+// benchCmd is "conformance-runner bench".
+func benchCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance-runner bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		adapterCmd = fs.String("adapter", "", "")
+		against    = fs.String("against", "", "")
+		dir        = fs.String("dir", "", "")
+		workloads  = fs.String("workloads", "", "")
+		list       = fs.Bool("list", false, "")
+		repeat     = fs.Int("repeat", bench.DefaultRepeat, "")
+		ops        = fs.Int("ops", bench.DefaultOps, "")
+		slow       = fs.Duration("slow", bench.DefaultSlow, "")
+		timeout    = fs.Duration("timeout", DefaultBenchTimeout, "")
+		pipeline   = fs.Int("pipeline", 0, "")
+		noCache    = fs.Bool("no-world-cache", false, "")
+		seed       = fs.Uint64("seed", bench.DefaultSeed, "")
+		jsonFile   = fs.String("json", "", "")
+	)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, benchUsage)
+			return 0
+		}
+		return benchUsageErr(stderr, err.Error())
+	}
+	if fs.NArg() > 0 {
+		return benchUsageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *list {
+		for _, w := range bench.Workloads() {
+			large := ""
+			if w.Large {
+				large = " (only with --workloads all or by name)"
+			}
+			fmt.Fprintf(stdout, "%-22s %s%s\n", w.Name, w.Doc, large)
+		}
+		return 0
+	}
+	if *repeat < 1 || *ops < 1 || *timeout <= 0 {
+		return benchUsageErr(stderr, "--repeat and --ops must be at least 1, --timeout positive")
+	}
+	selected, err := bench.Select(*workloads)
+	if err != nil {
+		return benchUsageErr(stderr, err.Error())
+	}
+
+	var sides [2]bench.Side
+	for i, cmdline := range []string{*adapterCmd, *against} {
+		if cmdline == "" {
+			sides[i] = bench.Side{Name: "reference (in-process)", Caller: adapter.InProcess{H: &adapter.Reference{}}}
+			continue
+		}
+		argv, err := splitCommand(cmdline)
+		if err != nil {
+			return benchUsageErr(stderr, fmt.Sprintf("%s: %v", []string{"--adapter", "--against"}[i], err))
+		}
+		p, err := adapter.StartProcess(argv, *dir, *timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
+			return report.ExitUnusable
+		}
+		defer p.Close()
+		sides[i] = bench.Side{Name: cmdline, Caller: p}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := bench.Config{Workloads: selected, Repeat: *repeat, Ops: *ops, Seed: *seed, Slow: *slow,
+		Pipeline: *pipeline, NoWorldCache: *noCache, Log: stderr}
+	rep, err := bench.Run(ctx, cfg, sides[0], sides[1])
+	if err != nil && rep == nil {
+		fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
+		return report.ExitUnusable
+	}
+	code := report.ExitConformant
+	for _, res := range rep.Results {
+		for _, m := range []bench.Measure{res.A, res.B} {
+			switch m.Status {
+			case bench.Broken:
+				code = report.ExitUnusable
+			case bench.Failed:
+				code = max(code, report.ExitNotConformant)
+			}
+		}
+		if res.Same != nil && !*res.Same {
+			code = max(code, report.ExitNotConformant)
+		}
+	}
+	if *jsonFile != "" {
+		if err := report.WriteFile(*jsonFile, rep.WriteJSON); err != nil {
+			fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
+			code = max(code, report.ExitUsage)
+		}
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return report.ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
+		return report.ExitUnusable
+	}
+	return code
+}
+
+func benchUsageErr(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "conformance-runner bench: %s\nRun 'conformance-runner bench -h' for usage.\n", msg)
+	return report.ExitUsage
+}

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
+	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+const diffUsage = `usage: conformance-runner diff --adapter 'CMD ARGS' [--against 'CMD ARGS' | reference] [flags]
+
+Sends the same rapid-generated requests (worlds with realistic and hostile surfaces, mentions,
+configs, budgets, cancellations) to two implementations, A (--adapter) and B (--against,
+default the embedded reference), and compares their answers exactly: results as JSON values,
+errors by code (messages aside), a failed prepare's reads. On a difference it shrinks the
+request to a minimal one, prints both answers and a go-cmp diff (-B +A), and writes the case
+as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
+trust on the --against side. "reference" names the embedded reference on either side.
+
+Flags:
+  --adapter 'CMD ARGS'  A, the implementation under test (required)
+  --against 'CMD ARGS'  B, the one trusted (default reference)
+  --ops OP[,OP]         ops to compare (default every op both sides answer; host.send only
+                        when both declare the host feature): uri.encode, uri.decode,
+                        mention.format, mention.parse, config, candidates, prepare, host.send
+  --checks N            generated requests per op (default 1000)
+  --seed N              rapid seed (default random; always printed, so a run reproduces)
+  --timeout D           per-call timeout of a command adapter (default 10s)
+  --shrink-time D       time bound for shrinking one difference (default 30s)
+  --out DIR             where fixture files go (default ./diff-fixtures)
+  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8; the embedded
+                        reference behaves as P (pass the same to a command adapter yourself)
+  --lone-surrogates M   auto (when both sides declare the feature), always or never
+
+A fixture file is named diff-<op>-<fault>-<hash>.yaml (fault: result, code, reads or outcome);
+its header comment holds both answers and the seed. Every difference is checked: the written
+fixture passes against B and fails against A.
+
+Exit codes: 0 no difference, 1 a difference was found (fixtures written), 2 usage error (or
+nothing could be compared), 3 an adapter unusable (did not start, broke the protocol,
+crashed or hung; this wins over 1).
+`
+
+// diffCmd is "conformance-runner diff": a differential run of two implementations.
+func diffCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance-runner diff", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		cmdA       = fs.String("adapter", "", "")
+		cmdB       = fs.String("against", "reference", "")
+		ops        = fs.String("ops", "", "")
+		checks     = fs.Int("checks", differential.DefaultChecks, "")
+		seed       = fs.Uint64("seed", 0, "")
+		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
+		shrinkTime = fs.Duration("shrink-time", 30*time.Second, "")
+		out        = fs.String("out", "diff-fixtures", "")
+		profile    = fs.String("profile", "", "")
+		surrogates = fs.String("lone-surrogates", "auto", "")
+	)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, diffUsage)
+			return report.ExitConformant
+		}
+		return diffUsageErr(stderr, err.Error())
+	}
+	if fs.NArg() > 0 {
+		return diffUsageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *cmdA == "" {
+		return diffUsageErr(stderr, "--adapter is required")
+	}
+	if *checks <= 0 || *timeout <= 0 || *shrinkTime <= 0 {
+		return diffUsageErr(stderr, "--checks, --timeout and --shrink-time must be positive")
+	}
+	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime}
+	opts.Profile = cases.NormalizeProfile(*profile)
+	if !slices.Contains(conformance.Profiles, opts.Profile) {
+		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, strings.Join(conformance.Profiles, " or ")))
+	}
+	switch *surrogates {
+	case "auto":
+	case "always":
+		opts.Surrogates = differential.SurrogatesAlways
+	case "never":
+		opts.Surrogates = differential.SurrogatesNever
+	default:
+		return diffUsageErr(stderr, fmt.Sprintf("--lone-surrogates %q: want auto, always or never", *surrogates))
+	}
+	if *ops != "" {
+		for _, op := range strings.Split(*ops, ",") {
+			op = strings.TrimSpace(op)
+			if !differential.Known(op) {
+				return diffUsageErr(stderr, fmt.Sprintf("--ops: unknown op %q (want %s)", op, strings.Join(differential.Ops, ", ")))
+			}
+			opts.Ops = append(opts.Ops, op)
+		}
+	}
+	var argvA, argvB []string
+	for _, s := range []struct {
+		flag, cmd string
+		argv      *[]string
+	}{{"--adapter", *cmdA, &argvA}, {"--against", *cmdB, &argvB}} {
+		if s.cmd == "reference" {
+			continue
+		}
+		argv, err := splitCommand(s.cmd)
+		if err != nil {
+			return diffUsageErr(stderr, s.flag+": "+err.Error())
+		}
+		*s.argv = argv
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a, closeA, err := diffSide(ctx, argvA, *timeout, opts.Profile)
+	if err != nil {
+		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", *cmdA, err)
+		return report.ExitUnusable
+	}
+	defer closeA()
+	b, closeB, err := diffSide(ctx, argvB, *timeout, opts.Profile)
+	if err != nil {
+		fmt.Fprintf(stdout, "B (%s) unusable: %v (exit 3)\n", *cmdB, err)
+		return report.ExitUnusable
+	}
+	defer closeB()
+
+	nameA, nameB := diffDescribe(*cmdA, a), diffDescribe(*cmdB, b)
+	fmt.Fprintf(stdout, "A: %s\nB: %s\n", nameA, nameB)
+	for _, side := range []struct {
+		name string
+		c    *adapter.Client
+	}{{"A", a}, {"B", b}} {
+		if side.c.Hello.Spec != opts.Profile {
+			fmt.Fprintf(stdout, "warning: %s declares spec %q; the run is for profile %s\n", side.name, side.c.Hello.Spec, opts.Profile)
+		}
+	}
+	opts.Seed = properties.Seed(properties.Options{Seed: opts.Seed})
+	surr := map[bool]string{true: "with", false: "without"}[opts.Surrogates == differential.SurrogatesAlways ||
+		opts.Surrogates == differential.SurrogatesAuto && diffSupportsBoth(a, b, "lone-surrogates")]
+	fmt.Fprintf(stdout, "profile %s, seed %d, %d requests per op, %s lone surrogates\n", opts.Profile, opts.Seed, *checks, surr)
+	// The seed also goes to stderr first, as for certification runs, so a killed run replays.
+	fmt.Fprintf(stderr, "conformance-runner diff: rapid seed %d\n", opts.Seed)
+
+	code := report.ExitConformant
+	opts.Progress = func(o differential.OpResult) {
+		switch {
+		case o.NotCovered != "":
+			fmt.Fprintf(stdout, "%-15s not covered: %s\n", o.Op, o.NotCovered)
+		case o.Transport != "":
+			fmt.Fprintf(stdout, "%-15s %7d requests, stopped in %s: %s\n  request: %s\n", o.Op, o.Requests, diffRound(o.Elapsed), o.Transport, o.TransportRequest)
+		case o.Difference != nil:
+			fmt.Fprintf(stdout, "%-15s %7d requests, DIFFERENCE (%s), shrunk in %d more, in %s\n", o.Op, o.Requests, o.Difference.Fault, o.Shrinks, diffRound(o.Elapsed))
+			if c := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, *out, opts); c > code {
+				code = c
+			}
+		default:
+			extra := ""
+			if o.Unsupported > 0 {
+				extra = fmt.Sprintf(" (%d more answered ADAPTER_UNSUPPORTED, not compared)", o.Unsupported)
+			}
+			fmt.Fprintf(stdout, "%-15s %7d requests, no difference in %s%s\n", o.Op, o.Requests, diffRound(o.Elapsed), extra)
+		}
+	}
+	res := differential.Run(ctx, a, b, opts)
+
+	diffs := len(res.Differences())
+	switch {
+	case res.Transport() != "":
+		code = report.ExitUnusable
+		fmt.Fprintf(stdout, "total: %d requests in %s; an adapter is unusable: %s (exit 3)\n", res.Compared(), diffRound(res.Elapsed), res.Transport())
+	case ctx.Err() != nil:
+		code = report.ExitUnusable
+		fmt.Fprintf(stdout, "total: %d requests in %s; interrupted (exit 3)\n", res.Compared(), diffRound(res.Elapsed))
+	case diffs > 0:
+		if code < report.ExitNotConformant {
+			code = report.ExitNotConformant
+		}
+		fmt.Fprintf(stdout, "total: %d requests in %s; %d op(s) differ, fixtures in %s (exit %d)\n", res.Compared(), diffRound(res.Elapsed), diffs, *out, code)
+	case res.Compared() == 0:
+		code = report.ExitUsage
+		fmt.Fprintf(stdout, "total: nothing was compared (exit 2)\n")
+	default:
+		fmt.Fprintf(stdout, "total: %d requests in %s; no difference (exit 0)\n", res.Compared(), diffRound(res.Elapsed))
+	}
+	return code
+}
+
+// writeDifference prints a difference, writes its fixture and checks that the fixture passes
+// against B and fails against A. It returns an exit code (1, or 2 when the file cannot be
+// written).
+func writeDifference(ctx context.Context, w io.Writer, d *differential.Difference, a, b *adapter.Client, nameA, nameB, dir string, opts differential.Options) int {
+	la, _ := d.A.Line()
+	lb, _ := d.B.Line()
+	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  (-B +A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))
+	data, err := d.Marshal(opts.Profile, nameA, nameB, opts.Seed)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	path := filepath.Join(dir, d.FileName())
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "  fixture: %v\n", err)
+		return report.ExitUsage
+	}
+	check := func(c *adapter.Client) result.Status {
+		rs, err := differential.CheckFixture(ctx, c, d.FileName(), data, opts.Profile)
+		if err != nil || len(rs) != 1 {
+			return result.FixtureBug
+		}
+		return rs[0].Status
+	}
+	sb, sa := check(b), check(a)
+	note := "passes against B, fails against A"
+	if sb != result.Pass || sa != result.Fail {
+		note = fmt.Sprintf("WARNING: against B %s, against A %s (a flaky answer?)", sb, sa)
+	}
+	fmt.Fprintf(w, "  fixture: %s (%s; want is B's answer)\n  reproduce: --ops %s --seed %d --checks %d\n", path, note, d.Op, opts.Seed, opts.Checks)
+	return report.ExitNotConformant
+}
+
+// diffSide connects to one side: the embedded reference when argv is empty, else a process.
+func diffSide(ctx context.Context, argv []string, timeout time.Duration, profile string) (*adapter.Client, func(), error) {
+	if len(argv) == 0 {
+		c, err := adapter.Connect(ctx, adapter.InProcess{H: &adapter.Reference{Profile: profile}})
+		return c, func() {}, err
+	}
+	p, err := adapter.StartProcess(argv, "", timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := adapter.Connect(ctx, p)
+	if err != nil {
+		msg := err.Error()
+		if tail := strings.TrimSpace(p.Stderr()); tail != "" {
+			msg += "; stderr: " + diffLastLines(tail, 3)
+		}
+		p.Close()
+		return nil, nil, errors.New(msg)
+	}
+	return c, func() { p.Close() }, nil
+}
+
+func diffDescribe(cmd string, c *adapter.Client) string {
+	if cmd == "reference" {
+		cmd = "embedded reference (in-process)"
+	}
+	return fmt.Sprintf("%s (%s %s, spec %s, features %v)", cmd, c.Hello.Name, c.Hello.Version, c.Hello.Spec, c.Hello.Features)
+}
+
+func diffSupportsBoth(a, b *adapter.Client, feature string) bool {
+	return a.Supports(feature) && b.Supports(feature)
+}
+
+func diffRound(d time.Duration) time.Duration {
+	if d > 10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+func diffIndent(s, pad string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return pad + strings.Join(lines, "\n"+pad) + "\n"
+}
+
+func diffLastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+func diffUsageErr(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "conformance-runner diff: %s\nRun 'conformance-runner diff -h' for usage.\n", msg)
+	return report.ExitUsage
+}

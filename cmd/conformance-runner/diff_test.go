@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
+
+// buildBuggy builds conformance/differential/testdata/buggy: the reference with a JSON
+// escaping bug in uri.encode.
+func buildBuggy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "buggy"), "../../conformance/differential/testdata/buggy").CombinedOutput(); err != nil {
+		t.Fatalf("building buggy: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestDiffScripts runs testdata/diff/*.txtar with the buggy port on $PATH.
+func TestDiffScripts(t *testing.T) {
+	dir := buildBuggy(t)
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/diff",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return nil
+		},
+	})
+}
+
+// TestDiffExitCodes checks diff's exit code for each kind of outcome.
+func TestDiffExitCodes(t *testing.T) {
+	buggy := filepath.Join(buildBuggy(t), "buggy")
+	fake := filepath.Join(buildFake(t), "fakeadapter")
+	out := t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+		last string
+	}{
+		{[]string{"--adapter", "reference", "--checks", "20"}, 0, "no difference (exit 0)"},
+		{[]string{"--adapter", buggy, "--ops", "uri.encode", "--checks", "300", "--seed", "7", "--out", out}, 1, "1 op(s) differ"},
+		{[]string{"--adapter", fake + " -mode crash -op uri.decode", "--checks", "20"}, 3, "an adapter is unusable: uri.decode: A: "},
+		{[]string{"--adapter", "reference", "--against", fake + " -mode hang -op config", "--timeout", "300ms", "--ops", "config", "--checks", "5"}, 3, "config: B: "},
+		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "unusable"},
+		{[]string{"--adapter", fake + " -mode unsupported", "--ops", "prepare", "--checks", "5"}, 2, "nothing was compared"},
+		{[]string{"--adapter", "reference", "--ops", "host.send", "--against", fake + " -mode ok", "--checks", "5"}, 0, ""},
+		{[]string{"--adapter", "reference", "extra"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"diff"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
+			}
+			if tt.last != "" && !strings.Contains(lastLine(stdout.String()), tt.last) {
+				t.Errorf("last line %q, want it to contain %q", lastLine(stdout.String()), tt.last)
+			}
+			if tt.code == 2 && stderr.Len() == 0 && stdout.Len() == 0 {
+				t.Error("usage error without a message")
+			}
+		})
+	}
+
+	// The fixture the buggy run wrote: small, loadable, failing against the port and passing
+	// against the reference, run by the kit's own fixture runner.
+	entries, err := os.ReadDir(out)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one fixture in %s, got %v %v", out, entries, err)
+	}
+	files, err := cases.Load(os.DirFS(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := files[0].Cases[0]
+	id, _ := c.Args.Get("sessionId")
+	if s, _ := id.(string); len(jsstring.UTF16(s)) > 4 || c.Args.Len() != 1 {
+		t.Errorf("fixture request not shrunk: %v", c.Args)
+	}
+	for _, side := range []struct {
+		name string
+		c    adapter.Caller
+		want result.Status
+	}{{"reference", adapter.InProcess{H: &adapter.Reference{}}, result.Pass}, {"buggy", startProcess(t, buggy), result.Fail}} {
+		cl, err := adapter.Connect(context.Background(), side.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := cases.Run(context.Background(), cl, os.DirFS(out), cases.Options{})
+		if err != nil || len(rs) != 1 || rs[0].Status != side.want {
+			t.Errorf("fixture against %s: %+v %v, want %s", side.name, rs, err, side.want)
+		}
+	}
+}
+
+func startProcess(t *testing.T, argv ...string) *adapter.Process {
+	t.Helper()
+	p, err := adapter.StartProcess(argv, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}

@@ -1,0 +1,40 @@
+// Command buggy is a port with one realistic bug, for the differential tests: it serves the
+// embedded reference, except that uri.encode serializes the session id with Go's
+// encoding/json instead of JSON.stringify (so "<", ">", "&", U+2028 and U+2029 come out as
+// \u escapes, and a lone surrogate as U+FFFD). It declares the lone-surrogates feature.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+type buggy struct{ ref *adapter.Reference }
+
+func (b buggy) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpURIEncode {
+		if v, ok := req.Args.Get("sessionId"); ok {
+			if s, ok := v.(string); ok {
+				data, _ := json.Marshal(s)
+				return protocol.Response{ID: req.ID, OK: true, Result: uri.EncodeJSON(data)}
+			}
+		}
+	}
+	return b.ref.Handle(ctx, req)
+}
+
+func main() {
+	profile := flag.String("profile", "", "contract release")
+	flag.Parse()
+	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &adapter.Reference{Profile: *profile}}); err != nil {
+		fmt.Fprintln(os.Stderr, "buggy:", err)
+		os.Exit(1)
+	}
+}
