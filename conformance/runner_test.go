@@ -101,7 +101,7 @@ func TestHostileAdapters(t *testing.T) {
 	}{
 		{[]string{"-mode", "exit-early"}, report.ExitUnusable, "hello: adapter hello: exited", 0},
 		{[]string{"-mode", "bad-protocol"}, report.ExitUnusable, "speaks protocol 2", 0},
-		{[]string{"-mode", "crash", "-op", "prepare"}, report.ExitUnusable, "exited without answering", 0},
+		{[]string{"-mode", "crash", "-op", "prepare"}, report.ExitUnusable, "exited without answering (exit status 2)", 0},
 		{[]string{"-mode", "hang", "-op", "candidates", "-child"}, report.ExitUnusable, "no response within 300ms", 0},
 		{[]string{"-mode", "wrong-id"}, report.ExitUnusable, "answered id", 0},
 		{[]string{"-mode", "two-lines", "-op", "uri.encode"}, report.ExitUnusable, "without a request|answered id", 0},

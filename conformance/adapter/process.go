@@ -61,6 +61,7 @@ type Process struct {
 	lines    chan lineOrErr
 	stderr   *tailBuffer
 	dead     bool
+	waited   bool // cmd.Wait has returned
 	hello    *protocol.Request
 	Restarts int
 }
@@ -113,7 +114,7 @@ func (p *Process) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("adapter did not start: %w", err)
 	}
-	p.cmd, p.stdin, p.dead = cmd, stdin, false
+	p.cmd, p.stdin, p.dead, p.waited = cmd, stdin, false, false
 	lines := make(chan lineOrErr, 16)
 	p.lines = lines
 	go func() {
@@ -175,7 +176,7 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 	select {
 	case l, ok := <-p.lines:
 		if !ok || l.err != nil {
-			return fail("exited before the request (%v)", p.exitStatus())
+			return fail("exited before the request (%v)", p.reap())
 		}
 		return fail("wrote to stdout without a request: %s", clip(l.line))
 	default:
@@ -196,7 +197,7 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 			if ok && errors.Is(l.err, errLineTooLong) {
 				return fail("response line longer than %d bytes", MaxLine)
 			}
-			return fail("exited without answering (%v)", p.exitStatus())
+			return fail("exited without answering (%v)", p.reap())
 		}
 		resp, err := protocol.ParseResponse(string(l.line))
 		if err != nil {
@@ -260,7 +261,7 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 		select {
 		case l, ok := <-p.lines:
 			if !ok || l.err != nil {
-				return fail("exited without answering (%v)", p.exitStatus())
+				return fail("exited without answering (%v)", p.reap())
 			}
 			resp, err := protocol.ParseResponse(string(l.line))
 			if err != nil {
@@ -290,12 +291,36 @@ func (p *Process) exitStatus() string {
 	return p.cmd.ProcessState.String()
 }
 
+// reap waits for a process whose stdout has ended and returns how it exited ("exit status
+// 2", "signal: killed"), so the report names what the adapter did. A process that closed
+// stdout but lives on is killed after a second.
+func (p *Process) reap() string {
+	if p.cmd == nil || p.waited {
+		return p.exitStatus()
+	}
+	for range p.lines { // the reader is done: Wait may now close the pipes
+	}
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	p.waited = true
+	return p.exitStatus()
+}
+
 // kill ends the process group and marks the process dead.
 func (p *Process) kill() {
 	if p.cmd != nil && p.cmd.Process != nil && !p.dead {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) // grandchildren too
 		_ = p.stdin.Close()
-		_ = p.cmd.Wait()
+		if !p.waited {
+			_ = p.cmd.Wait()
+			p.waited = true
+		}
 		for range p.lines {
 		}
 	}

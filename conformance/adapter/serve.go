@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -30,6 +31,15 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	for {
 		line, err := readLine(br)
+		if errors.Is(err, errLineTooLong) {
+			// A request over the bound is refused, not buffered, and the server goes on
+			// with the next line.
+			bw.WriteString(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"request line longer than ` + strconv.Itoa(MaxLine) + ` bytes"}}` + "\n")
+			if ferr := bw.Flush(); ferr != nil {
+				return ferr
+			}
+			continue
+		}
 		if len(line) > 0 {
 			var out []byte
 			req, perr := protocol.ParseRequest(string(line))
@@ -70,14 +80,19 @@ func lineBuffered(br *bufio.Reader) bool {
 // errLineTooLong is a protocol line over MaxLine.
 var errLineTooLong = errors.New("protocol line too long")
 
-// readLine reads one line without its newline (and a CR before it).
+// readLine reads one line without its newline (and a CR before it). A line over MaxLine
+// bytes is consumed to its end without being kept, and reported as errLineTooLong, so memory
+// stays bounded and the next read starts at the next line.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var line []byte
+	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			return nil, errLineTooLong
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > MaxLine+2 { // room for the CR LF
+				tooLong, line = true, nil
+			}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -87,6 +102,12 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if n > 1 && line[n-2] == '\r' {
 				line = line[:n-2]
 			}
+		}
+		if tooLong || len(line) > MaxLine {
+			if err == nil || err == io.EOF {
+				err = errLineTooLong
+			}
+			return nil, err
 		}
 		return line, err
 	}
