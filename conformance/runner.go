@@ -67,8 +67,8 @@ type Runner struct {
 	// Profile is the contract release certified; empty means protocol.Spec.
 	Profile string
 	// Shard and Shards split a run deterministically: shard K of N (1-based) runs every Nth
-	// unit (the features, the fixtures, each property), so the union of all shards is the
-	// whole run. Zero means unsharded.
+	// unit (each feature file, each fixture file, each property), so the union of all shards
+	// is the whole run. Zero means unsharded.
 	Shard, Shards int
 	// Features and Fixtures are the data to run; nil means the embedded features.FS and
 	// fixtures.FS.
@@ -156,9 +156,20 @@ func checkTags(expr string) error {
 	return nil
 }
 
-// inShard reports whether unit i (0 features, 1 fixtures, 2+j the jth property of
-// properties.All) belongs to this run's shard.
+// inShard reports whether shard unit i (see shardUnits) belongs to this run's shard.
 func (r Runner) inShard(i int) bool { return r.Shards == 0 || i%r.Shards == r.Shard-1 }
+
+// hasShardUnits reports whether this shard runs any unit of part.
+func (r Runner) hasShardUnits(part string) bool {
+	featureFiles, fixtureFiles, props := r.shardUnits()
+	switch part {
+	case PartFeatures:
+		return len(featureFiles) > 0
+	case PartFixtures:
+		return len(fixtureFiles) > 0
+	}
+	return len(props) > 0
+}
 
 // Describe names the implementation under test for the report.
 func (r Runner) Describe() string {
@@ -239,14 +250,14 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter declares spec %q; certifying %q", client.Hello.Spec, r.Profile))
 	}
 
-	for i, part := range Parts {
+	for _, part := range Parts {
 		p := report.Part{Name: part}
 		switch {
 		case !slices.Contains(r.Parts, part):
 			p.Note = "not selected"
 		case g.unusable() != "":
 			p.Note = "skipped: adapter unusable"
-		case part != PartProperties && !r.inShard(i):
+		case r.Shards > 0 && !r.hasShardUnits(part):
 			p.Note = "in another shard"
 		default:
 			t0 := time.Now()
@@ -278,19 +289,23 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	var cs []result.Case
 	var err error
 	unit := map[string]string{PartFeatures: "scenarios", PartFixtures: "fixture cases", PartProperties: "properties"}[part]
-	switch part {
-	case PartFeatures:
-		cs, err = steps.Run(ctx, c, r.Features, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
-	case PartFixtures:
-		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
-	case PartProperties:
-		index := map[string]int{}
-		for j, p := range properties.All() {
-			index[p.Name] = 2 + j
+	featureFiles, fixtureFiles, props := r.shardUnits()
+	feats, fixts := r.Features, r.Fixtures
+	if r.Shards > 0 {
+		if feats, err = subset(r.Features, featureFiles); err == nil {
+			fixts, err = subset(r.Fixtures, fixtureFiles)
 		}
+	}
+	switch {
+	case err != nil:
+	case part == PartFeatures:
+		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+	case part == PartFixtures:
+		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+	case part == PartProperties:
 		cs = properties.Run(ctx, c, properties.Options{
 			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,
-			Select:   func(p properties.Property) bool { return r.inShard(index[p.Name]) },
+			Select:   func(p properties.Property) bool { return props[p.Name] },
 			Progress: r.Progress,
 		})
 	}
