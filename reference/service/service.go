@@ -111,14 +111,17 @@ func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, l
 	if err != nil {
 		return nil, err
 	}
+	// Records are referred to, not copied: a listing of 100k sessions is sorted and
+	// filtered twice.
 	type ranked struct {
-		rec   sessionquery.Record
+		rec   *sessionquery.Record
 		index int
 		rank  int
 		label string
 	}
 	records := make([]ranked, 0, len(listed))
-	for _, r := range listed {
+	for i := range listed {
+		r := &listed[i]
 		if r.Header.ID == agent.ID {
 			continue
 		}
