@@ -9,6 +9,7 @@ package uri
 import (
 	"encoding/base64"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,18 +23,28 @@ const Scheme = "dsh-session:"
 // Encode returns the canonical URI of sessionId (a WTF-8 JavaScript string): the seed's
 // encodeSessionReferenceUri. JSON.stringify escapes lone surrogates, so the payload is UTF-8.
 func Encode(sessionID string) string {
-	return EncodeJSON(jsjson.AppendString(nil, sessionID))
+	var buf [128]byte
+	return string(AppendEncode(buf[:0], sessionID))
+}
+
+// AppendEncode appends Encode(sessionID) to dst. It allocates nothing when dst has room.
+func AppendEncode(dst []byte, sessionID string) []byte {
+	var buf [96]byte
+	return appendEncodeJSON(dst, jsjson.AppendString(buf[:0], sessionID))
+}
+
+func appendEncodeJSON(dst, serialized []byte) []byte {
+	enc := base64.RawURLEncoding
+	dst = append(dst, Scheme...)
+	n := len(dst)
+	dst = slices.Grow(dst, enc.EncodedLen(len(serialized)))[:n+enc.EncodedLen(len(serialized))]
+	enc.Encode(dst[n:], serialized)
+	return dst
 }
 
 // EncodeJSON returns Scheme followed by the unpadded base64url form of a serialized JSON text.
 // Encode(id) is EncodeJSON(JSON.stringify(id)); the seed encodes any JSON value that way.
-func EncodeJSON(serialized []byte) string {
-	enc := base64.RawURLEncoding
-	b := make([]byte, len(Scheme)+enc.EncodedLen(len(serialized)))
-	copy(b, Scheme)
-	enc.Encode(b[len(Scheme):], serialized)
-	return string(b)
-}
+func EncodeJSON(serialized []byte) string { return string(appendEncodeJSON(nil, serialized)) }
 
 // Decode returns the session id whose canonical URI is u, or an *errcode.Error with code
 // SESSION_REFERENCE_INVALID_REFERENCE: the seed's decodeSessionReferenceUri. It rejects a
@@ -48,7 +59,12 @@ func Decode(u string) (string, error) {
 	if payload == "" || !isBase64URL(payload) {
 		return "", invalid(u, nil)
 	}
-	raw, err := base64.RawURLEncoding.Strict().DecodeString(payload)
+	var buf [96]byte
+	raw := buf[:0]
+	if n := base64.RawURLEncoding.DecodedLen(len(payload)); n > len(buf) {
+		raw = make([]byte, 0, n)
+	}
+	raw, err := base64.RawURLEncoding.Strict().AppendDecode(raw, []byte(payload))
 	if err != nil {
 		// Node decodes such payloads leniently, but no re-encoding can equal them.
 		return "", invalid(u, err)
@@ -65,7 +81,8 @@ func Decode(u string) (string, error) {
 	if !ok {
 		return "", invalid(u, errors.New("decoded session id is not a string"))
 	}
-	if Encode(id) != u {
+	var check [128]byte
+	if string(AppendEncode(check[:0], id)) != u {
 		return "", invalid(u, errors.New("URI is not canonical"))
 	}
 	return id, nil
