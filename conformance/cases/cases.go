@@ -25,6 +25,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 )
@@ -425,37 +426,8 @@ func (c Case) AppliesTo(profile string) bool {
 	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, NormalizeProfile(profile))
 }
 
-// MatchTags reports whether tags (requirement ids, area …) satisfy expr, a godog tag
-// expression: groups separated by "," are alternatives, "&&" joins the tags of a group, "~"
-// negates one; the "@" of a tag is optional. An empty expression matches everything.
-func MatchTags(expr string, tags []string) bool {
-	if strings.TrimSpace(expr) == "" {
-		return true
-	}
-	has := func(t string) bool {
-		for _, x := range tags {
-			if strings.TrimPrefix(x, "@") == t {
-				return true
-			}
-		}
-		return false
-	}
-	for _, group := range strings.Split(expr, ",") {
-		ok := strings.TrimSpace(group) != ""
-		for _, t := range strings.Split(group, "&&") {
-			t = strings.ReplaceAll(strings.TrimSpace(t), "@", "")
-			if strings.HasPrefix(t, "~") {
-				ok = ok && !has(t[1:])
-			} else {
-				ok = ok && t != "" && has(t)
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
+// MatchTags reports whether tags (requirement ids, area …) satisfy expr: tagexpr.Match.
+func MatchTags(expr string, tags []string) bool { return tagexpr.Match(expr, tags) }
 
 // FullName returns a case's name as reported: the file's base name, "/", the case name.
 func (f File) FullName(c Case) string {
