@@ -4,10 +4,14 @@
 // not see it; every string, the prompt's JSON text included, is compared byte for byte).
 // Errors agree when their codes are equal, a null code matching only null; messages are
 // implementation-defined and ignored; any other error key (a failed prepare's reads) must be
-// equal too.
+// equal too. A prepare's reads, in its result or its error, are compared as a multiset: the
+// reads run concurrently, and the order they reach the session query is not part of the
+// contract (spec SR-PREP-6), while reading every distinct source once is.
 package compare
 
 import (
+	"slices"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -34,6 +38,36 @@ func Plain(v any) any {
 	return v
 }
 
+// SortedStrings returns a copy of a JSON array with its string elements sorted (other values
+// are returned unchanged).
+func SortedStrings(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return v
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	sorted := make([]any, len(out))
+	for i, s := range out {
+		sorted[i] = s
+	}
+	return sorted
+}
+
+// sortReads orders the "reads" of a plain result or error object.
+func sortReads(m map[string]any) {
+	if r, ok := m["reads"]; ok {
+		m["reads"] = SortedStrings(r)
+	}
+}
+
 // Outcome is the comparable part of a response.
 type Outcome struct {
 	OK     bool
@@ -45,7 +79,11 @@ type Outcome struct {
 // OutcomeOf returns the comparable part of r.
 func OutcomeOf(r protocol.Response) Outcome {
 	if r.OK {
-		return Outcome{OK: true, Result: Plain(r.Result)}
+		res := Plain(r.Result)
+		if m, ok := res.(map[string]any); ok {
+			sortReads(m)
+		}
+		return Outcome{OK: true, Result: res}
 	}
 	o := Outcome{}
 	code := "null"
@@ -55,6 +93,7 @@ func OutcomeOf(r protocol.Response) Outcome {
 		}
 		if r.Err.Extra.Len() > 0 {
 			o.Extra = Plain(r.Err.Extra).(map[string]any)
+			sortReads(o.Extra)
 		}
 	}
 	o.Code = &code

@@ -86,11 +86,13 @@ func TestPropertiesCatchFaults(t *testing.T) {
 				slices.Reverse(l)
 			}
 		}},
-		{"reads reversed", protocol.OpPrepare, "prepare/dedup-order", func(r *protocol.Response) {
+		{"a read made twice", protocol.OpPrepare, "prepare/dedup-order", func(r *protocol.Response) {
 			if r.OK {
 				o := r.Result.(*jsjson.Object)
 				v, _ := o.Get("reads")
-				slices.Reverse(v.([]any))
+				if l := v.([]any); len(l) > 0 {
+					o.Set("reads", append(l, l[0]))
+				}
 			}
 		}},
 		{"raw tag in prompt", protocol.OpPrepare, "prepare/tag-safety", func(r *protocol.Response) {

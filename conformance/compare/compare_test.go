@@ -1,0 +1,50 @@
+package compare_test
+
+import (
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+func ok(v any) protocol.Response { return protocol.Response{OK: true, Result: v} }
+
+func failed(code string, extra *jsjson.Object) protocol.Response {
+	return protocol.Response{Err: &protocol.Error{Code: code, Message: "any", Extra: extra}}
+}
+
+func TestDiff(t *testing.T) {
+	obj := func(kv ...any) *jsjson.Object {
+		o := jsjson.NewObject()
+		for i := 0; i < len(kv); i += 2 {
+			o.Set(kv[i].(string), kv[i+1])
+		}
+		return o
+	}
+	for _, tt := range []struct {
+		name      string
+		want, got protocol.Response
+		agree     bool
+	}{
+		{"equal strings", ok("a"), ok("a"), true},
+		{"strings differ by one byte", ok("a<"), ok(`a\u003c`), false},
+		{"key order ignored", ok(obj("a", 1.0, "b", 2.0)), ok(obj("b", 2.0, "a", 1.0)), true},
+		{"number differs", ok(obj("a", 1.0)), ok(obj("a", 1.5)), false},
+		{"missing key", ok(obj("a", 1.0, "cwd", "x")), ok(obj("a", 1.0)), false},
+		{"error messages ignored", failed("SESSION_REFERENCE_TOO_MANY", nil), protocol.Response{Err: &protocol.Error{Code: "SESSION_REFERENCE_TOO_MANY", Message: "other"}}, true},
+		{"error codes differ", failed("SESSION_REFERENCE_TOO_MANY", nil), failed("SESSION_REFERENCE_INVALID_REFERENCE", nil), false},
+		{"null code is not a code", failed("", nil), failed("SESSION_REFERENCE_READ_FAILED", nil), false},
+		{"result versus error", ok("a"), failed("", nil), false},
+		{"reads are a multiset", ok(obj("reads", []any{"a", "b"})), ok(obj("reads", []any{"b", "a"})), true},
+		{"a read missing", ok(obj("reads", []any{"a", "b"})), ok(obj("reads", []any{"a"})), false},
+		{"a read twice", ok(obj("reads", []any{"a", "b"})), ok(obj("reads", []any{"a", "b", "b"})), false},
+		{"error reads are a multiset", failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x", "y"})), failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"y", "x"})), true},
+		{"error reads missing one", failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x", "y"})), failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x"})), false},
+		{"other arrays keep their order", ok(obj("titleReads", []any{"a", "b"})), ok(obj("titleReads", []any{"b", "a"})), false},
+	} {
+		if got := compare.Diff(tt.want, tt.got) == ""; got != tt.agree {
+			t.Errorf("%s: agree = %v, want %v\n%s", tt.name, got, tt.agree, compare.Diff(tt.want, tt.got))
+		}
+	}
+}
