@@ -23,6 +23,14 @@ func Run(t *testing.T, h adapter.Handler) *report.Report {
 	return RunWith(t, conformance.Runner{Handler: h})
 }
 
+// RunImplementation certifies impl, a Go implementation behind the kit's Go interface
+// (adapter.Implementation), without a protocol adapter: adapter.Typed serves the protocol
+// for it. Requests Go's types cannot express are not covered.
+func RunImplementation(t *testing.T, impl adapter.Implementation) *report.Report {
+	t.Helper()
+	return RunWith(t, conformance.Runner{Handler: &adapter.Typed{Impl: impl}})
+}
+
 // RunWith runs r (normalised by conformance.NewRunner) and reports it on t: a subtest per
 // check, the seed in the log, and a failure of t itself when the adapter was unusable or the
 // selection ran nothing. It returns the report for further assertions.
