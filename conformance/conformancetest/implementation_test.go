@@ -25,7 +25,9 @@ func TestReferenceImplementation(t *testing.T) {
 
 // lenientParse is a port whose parser forgets that a label escape cannot take a line
 // terminator.
-type lenientParse struct{ adapter.ReferenceImplementation }
+type lenientParse struct {
+	adapter.ReferenceImplementation
+}
 
 func (lenientParse) ParseMentions(text string) (mention.Parsed, error) {
 	return mention.Parse(strings.ReplaceAll(text, "\\\n", "\\n"))
