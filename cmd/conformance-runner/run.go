@@ -141,10 +141,12 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance-runner adapter", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	profile := fs.String("profile", "", "contract release to behave as")
+	maxRequest := fs.Int("max-request-bytes", adapter.MaxLine, "refuse request lines (worlds) larger than this")
 	if err := fs.Parse(args); err != nil {
 		return report.ExitUsage
 	}
-	if err := adapter.Serve(context.Background(), stdin, stdout, &adapter.Reference{Profile: *profile}); err != nil {
+	opts := adapter.ServeOptions{MaxRequest: *maxRequest}
+	if err := adapter.ServeWith(context.Background(), stdin, stdout, &adapter.Reference{Profile: *profile}, opts); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner adapter: %v\n", err)
 		return 1
 	}

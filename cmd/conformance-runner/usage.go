@@ -2,7 +2,8 @@ package main
 
 const usage = `usage: conformance-runner [flags]            certify the embedded reference (in-process)
        conformance-runner --adapter 'CMD ARGS'   certify an implementation over the adapter protocol
-       conformance-runner adapter [--profile P]  serve the embedded reference on stdin/stdout
+       conformance-runner adapter [--profile P] [--max-request-bytes N]
+                                                 serve the embedded reference on stdin/stdout
        conformance-runner diff --adapter 'CMD'   compare with the reference on generated requests (diff -h)
        conformance-runner bench --adapter 'CMD'  time an implementation against the reference (bench -h)
 

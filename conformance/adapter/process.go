@@ -120,7 +120,7 @@ func (p *Process) start() error {
 	go func() {
 		br := bufio.NewReaderSize(stdout, 1<<16)
 		for {
-			line, err := readLine(br)
+			line, err := readLine(br, MaxLine)
 			if err == nil || len(line) > 0 {
 				lines <- lineOrErr{line: line}
 			}

@@ -13,8 +13,17 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
-// MaxLine bounds one protocol line, in bytes.
+// MaxLine is the protocol's bound on one line, in bytes: the default of ServeOptions and the
+// limit on responses the process client reads.
 const MaxLine = 64 << 20
+
+// ServeOptions configure ServeWith.
+type ServeOptions struct {
+	// MaxRequest bounds a request line, in bytes (0 means MaxLine). A longer request, such
+	// as a world too large for the memory this adapter may use, is refused with a clear
+	// ADAPTER_PROTOCOL error before it is buffered or parsed.
+	MaxRequest int
+}
 
 // Serve answers requests read from r, one per line, with h, writing one response line each to
 // w, until r ends (nil) or fails. A line that is not a request gets an ADAPTER_PROTOCOL
@@ -27,14 +36,23 @@ const MaxLine = 64 << 20
 // wait for this answer, and gets it with the next flush, so a pipelining client's answers
 // go out in large writes while a client that waits for each answer gets it at once.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
+	return ServeWith(ctx, r, w, h, ServeOptions{})
+}
+
+// ServeWith is Serve with options.
+func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts ServeOptions) error {
+	maxLine := opts.MaxRequest
+	if maxLine <= 0 {
+		maxLine = MaxLine
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	for {
-		line, err := readLine(br)
+		line, err := readLine(br, maxLine)
 		if errors.Is(err, errLineTooLong) {
 			// A request over the bound is refused, not buffered, and the server goes on
 			// with the next line.
-			bw.WriteString(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"request line longer than ` + strconv.Itoa(MaxLine) + ` bytes"}}` + "\n")
+			bw.WriteString(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"request line longer than ` + strconv.Itoa(maxLine) + ` bytes"}}` + "\n")
 			if ferr := bw.Flush(); ferr != nil {
 				return ferr
 			}
@@ -80,17 +98,17 @@ func lineBuffered(br *bufio.Reader) bool {
 // errLineTooLong is a protocol line over MaxLine.
 var errLineTooLong = errors.New("protocol line too long")
 
-// readLine reads one line without its newline (and a CR before it). A line over MaxLine
+// readLine reads one line without its newline (and a CR before it). A line over maxLine
 // bytes is consumed to its end without being kept, and reported as errLineTooLong, so memory
 // stays bounded and the next read starts at the next line.
-func readLine(br *bufio.Reader) ([]byte, error) {
+func readLine(br *bufio.Reader, maxLine int) ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if !tooLong {
 			line = append(line, chunk...)
-			if len(line) > MaxLine+2 { // room for the CR LF
+			if len(line) > maxLine+2 { // room for the CR LF
 				tooLong, line = true, nil
 			}
 		}
@@ -103,7 +121,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 				line = line[:n-2]
 			}
 		}
-		if tooLong || len(line) > MaxLine {
+		if tooLong || len(line) > maxLine {
 			if err == nil || err == io.EOF {
 				err = errLineTooLong
 			}
