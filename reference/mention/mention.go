@@ -27,14 +27,21 @@ type Parsed struct {
 // backslash: the seed's formatSessionReferenceMention. A reference without a label is
 // formatted with its id as label: Format(id, id).
 func Format(sessionID, label string) string {
-	var b strings.Builder
-	b.Grow(len(label) + len(sessionID)*2 + 20)
-	b.WriteString("@[")
-	b.WriteString(EscapeLabel(label))
-	b.WriteString("](")
-	b.WriteString(uri.Encode(sessionID))
-	b.WriteString(")")
-	return b.String()
+	return string(AppendFormat(make([]byte, 0, len(label)+2*len(sessionID)+24), sessionID, label))
+}
+
+// AppendFormat appends Format(sessionID, label) to dst; it allocates nothing when dst has room.
+func AppendFormat(dst []byte, sessionID, label string) []byte {
+	dst = append(dst, "@["...)
+	for i := 0; i < len(label); i++ {
+		if c := label[i]; c == '\\' || c == ']' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, label[i])
+	}
+	dst = append(dst, "]("...)
+	dst = uri.AppendEncode(dst, sessionID)
+	return append(dst, ')')
 }
 
 // EscapeLabel puts a backslash before every `\` and `]` of label.
