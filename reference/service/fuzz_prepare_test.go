@@ -34,6 +34,7 @@ func FuzzPrepare(f *testing.F) {
 			}
 			return
 		}
+		budget = svc.Config().MaxReferenceBytes // 0 stands for the default
 		p, err := svc.Prepare(context.Background(), service.Agent{ID: "\x00target"}, []any{}, []service.Input{{SessionID: id}})
 		if err != nil {
 			var se *retention.SurfaceError
