@@ -2,7 +2,6 @@ package jsstring
 
 import (
 	"sort"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -43,54 +42,71 @@ func ToLower(s string) string {
 	if !Canonical(s) {
 		s = Normalize(s)
 	}
-	// Fast path: nothing to change.
+	i := lowerPrefix(s)
+	if i == len(s) {
+		return s // nothing to change
+	}
+	return string(appendLower(make([]byte, 0, len(s)+8), s, i))
+}
+
+// AppendLower appends ToLower(s) to dst, allocating nothing when dst has room: a caller that
+// lowers many strings only to compare them (the candidate filter) reuses one buffer.
+func AppendLower(dst []byte, s string) []byte {
+	if !Canonical(s) {
+		s = Normalize(s)
+	}
+	return appendLower(dst, s, 0)
+}
+
+// lowerPrefix returns the length of the longest prefix of s that lowercasing leaves alone.
+func lowerPrefix(s string) int {
 	i := 0
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
-				break
+				return i
 			}
 			i++
 			continue
 		}
 		r, n := DecodeRune(s[i:])
 		if _, _, ok := lookupLower(r); ok {
-			break
+			return i
 		}
 		i += n
 	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:i])
+	return i
+}
+
+// appendLower appends s[:i] unchanged and the lowercase of s[i:], s canonical.
+func appendLower(dst []byte, s string, i int) []byte {
+	dst = append(dst, s[:i]...)
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			b.WriteByte(c)
+			dst = append(dst, c)
 			i++
 			continue
 		}
 		r, n := DecodeRune(s[i:])
 		if r == 0x03A3 && finalSigma(s, i, i+n) {
-			b.WriteString("\u03C2")
+			dst = append(dst, "\u03C2"...)
 		} else if l, multi, ok := lookupLower(r); ok {
 			if multi != "" {
-				b.WriteString(multi)
+				dst = append(dst, multi...)
 			} else {
-				b.WriteRune(l)
+				dst = utf8.AppendRune(dst, l)
 			}
 		} else {
-			b.WriteString(s[i : i+n]) // unchanged, lone surrogates included
+			dst = append(dst, s[i:i+n]...) // unchanged, lone surrogates included
 		}
 		i += n
 	}
-	return b.String()
+	return dst
 }
 
 // finalSigma applies ICU's Final_Sigma test to the sigma at s[start:end]: not followed by a

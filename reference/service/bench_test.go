@@ -103,7 +103,8 @@ func BenchmarkListCandidates(b *testing.B) {
 			w := &sessionquery.World{}
 			for i := 0; i < n; i++ {
 				cwd := fmt.Sprintf("/home/user/proj-%d", i%37)
-				title := fmt.Sprintf("Session %d: %s", i, benchTexts[i%len(benchTexts)][:40])
+				// Cut on a rune boundary: a title from JSON is always a whole JavaScript string.
+				title := fmt.Sprintf("Session %d: %s", i, string([]rune(benchTexts[i%len(benchTexts)])[:40]))
 				h := sessionquery.Header{ID: fmt.Sprintf("session-%08d", i), CreatedAt: float64(i)}
 				if i%5 != 0 {
 					h.CWD = &cwd

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -144,6 +145,10 @@ func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, l
 		return nil, err
 	}
 	out := make([]ranked, 0, len(inspected))
+	var m matcher
+	if jsstring.WellFormed(needle) {
+		m.needle = []byte(needle)
+	}
 	for i, r := range inspected {
 		// The seed indexes settlements by position; with duplicate ids there are fewer
 		// settlements than records and it reads a property of undefined.
@@ -154,7 +159,7 @@ func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, l
 		if o := obs[i]; o.Err == nil && o.Title != nil {
 			r.label = *o.Title
 		}
-		if needle != "" && !matches(r.rec.Header, r.label, needle) {
+		if needle != "" && !m.matches(r.rec.Header, r.label, needle) {
 			continue
 		}
 		out = append(out, r)
@@ -168,10 +173,26 @@ func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, l
 	return cands, nil
 }
 
-func matches(h sessionquery.Header, label, needle string) bool {
-	return contains(jsstring.ToLower(h.ID), needle) ||
-		(h.CWD != nil && contains(jsstring.ToLower(*h.CWD), needle)) ||
-		contains(jsstring.ToLower(label), needle)
+// matcher tests candidates against a lowercased needle, lowering each field into one
+// reused buffer: the filter only compares, so it need not allocate a string per field.
+type matcher struct {
+	buf    []byte
+	needle []byte // the needle's bytes, when it is well-formed (see contains)
+}
+
+func (m *matcher) matches(h sessionquery.Header, label, needle string) bool {
+	return m.lowerContains(h.ID, needle) ||
+		(h.CWD != nil && m.lowerContains(*h.CWD, needle)) ||
+		m.lowerContains(label, needle)
+}
+
+// lowerContains is s.toLocaleLowerCase().includes(needle).
+func (m *matcher) lowerContains(s, needle string) bool {
+	m.buf = jsstring.AppendLower(m.buf[:0], s)
+	if m.needle != nil {
+		return bytes.Contains(m.buf, m.needle)
+	}
+	return contains(string(m.buf), needle)
 }
 
 // contains is String.prototype.includes over code units. Byte search on WTF-8 agrees with it

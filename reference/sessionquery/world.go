@@ -375,26 +375,37 @@ func (w *World) ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSe
 		return nil, err
 	}
 	defer end()
-	seen := make(map[string]bool, len(ids))
 	out := make([]TitleSettlement, 0, len(ids))
 	// Index the sessions once per call: finding each id by a linear scan made a query over n
-	// sessions cost n² comparisons. The first session with an id wins, as in find.
-	index := make(map[string]*WorldSession, len(w.Sessions))
+	// sessions cost n² comparisons. The first session with an id wins, as in find. A session
+	// settles once (seen by position); unknown ids, rare, are remembered in a map of their own.
+	index := make(map[string]int, len(w.Sessions))
 	for i := len(w.Sessions) - 1; i >= 0; i-- {
-		index[w.Sessions[i].Header.ID] = &w.Sessions[i]
+		index[w.Sessions[i].Header.ID] = i
 	}
+	seen := make([]bool, len(w.Sessions))
+	var seenUnknown map[string]bool
 	for _, id := range ids {
-		if seen[id] {
+		i, known := index[id]
+		if !known {
+			if seenUnknown[id] {
+				continue
+			}
+			if seenUnknown == nil {
+				seenUnknown = map[string]bool{}
+			}
+			seenUnknown[id] = true
+			out = append(out, TitleSettlement{SessionID: id, Err: errors.New("session not found")})
 			continue
 		}
-		seen[id] = true
-		s := index[id]
-		switch {
-		case s == nil:
-			out = append(out, TitleSettlement{SessionID: id, Err: errors.New("session not found")})
-		case s.TitleError != nil:
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		s := &w.Sessions[i]
+		if s.TitleError != nil {
 			out = append(out, TitleSettlement{SessionID: id, Err: errors.New(*s.TitleError)})
-		default:
+		} else {
 			out = append(out, TitleSettlement{SessionID: id, Session: s.Header, Title: s.Title})
 		}
 	}
