@@ -87,6 +87,7 @@ type Runner struct {
 // UsageError is a Runner configuration that cannot run (exit code 2).
 type UsageError struct{ Msg string }
 
+// Error implements the error interface.
 func (e *UsageError) Error() string { return e.Msg }
 
 func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }

@@ -44,6 +44,7 @@ type TransportError struct {
 	Stderr string // the tail of the adapter's stderr
 }
 
+// Error implements the error interface.
 func (e *TransportError) Error() string { return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason) }
 
 // Process runs an adapter command and speaks the protocol over its stdin and stdout. A process

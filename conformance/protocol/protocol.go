@@ -147,6 +147,7 @@ type Error struct {
 	Extra *jsjson.Object
 }
 
+// Error implements the error interface.
 func (e *Error) Error() string {
 	if e.Code == "" {
 		return e.Message

@@ -55,6 +55,7 @@ func Wrap(code Code, message string, cause error) *Error {
 	return &Error{Code: code, Message: message, Err: cause}
 }
 
+// Error implements the error interface.
 func (e *Error) Error() string { return e.Message }
 
 // Unwrap returns the cause, if any.

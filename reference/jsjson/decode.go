@@ -18,6 +18,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error implements the error interface.
 func (e *SyntaxError) Error() string { return fmt.Sprintf("jsjson: %s at offset %d", e.Msg, e.Offset) }
 
 // Parse reads one JSON text as JSON.parse does: the strict grammar (no comments, trailing

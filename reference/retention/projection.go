@@ -40,6 +40,7 @@ type SurfaceError struct {
 	Msg   string
 }
 
+// Error implements the error interface.
 func (e *SurfaceError) Error() string {
 	return fmt.Sprintf("session-reference surface event %d: %s", e.Index, e.Msg)
 }

@@ -138,6 +138,7 @@ func SafeInteger(v any) (int, bool) {
 // session-reference error: it carries no contract code (a null code on the wire).
 type TypeError struct{ Msg string }
 
+// Error implements the error interface.
 func (e *TypeError) Error() string { return e.Msg }
 
 func typeError(msg string) error { return &TypeError{Msg: msg} }
