@@ -434,6 +434,13 @@ func retentionFile() gfile {
 	for extra := 33; extra < 60+6; extra++ {
 		cs = append(cs, one(fmt.Sprintf("multibyte-cut-budget-plus-%02d", extra), "SR-RET-6 SR-RET-7 SR-RET-9", oneFixed+extra, userMsg(text)))
 	}
+	// The seed's bisection is the contract, not the best fit: at this budget the bisection
+	// keeps "éaaaaaaaa" (101 bytes omitted) although "éaaaaaaaaa" (97 omitted) fits too,
+	// because whether a candidate fits is not monotone in n (BOMs vanish, cuts fall back to
+	// whole code points, the notice's count changes width). Found by a best-fit mutant
+	// (conformance/mutants); no other budget on this text tells the two apart.
+	cs = append(cs, one("bisection-not-best-fit", "SR-RET-6 SR-RET-7 SR-RET-9", oneFixed+45, userMsg(
+		"éaaaaaa€éé\ufeffa\ufefféa\ufeff\ufeff😀€é😀é\ufeffé😀😀ééé\ufeff😀aéa😀a\ufeff😀😀éa😀a😀\ufeffaaaa")))
 	// A BOM where the tail starts: invisible, yet counted as kept, at the budgets that keep it.
 	for extra := 40; extra <= 48; extra++ {
 		cs = append(cs, one(fmt.Sprintf("bom-at-tail-start-budget-plus-%02d", extra), "SR-RET-8", oneFixed+extra, userMsg(strings.Repeat("abcdefgh", 8)+"\ufeffxyz")))

@@ -1,0 +1,69 @@
+package mutants
+
+import (
+	"context"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+)
+
+// tooManyEarly is a protocol-level mutant (the Go interface cannot pass a malformed
+// reference): its normalization fails with SESSION_REFERENCE_TOO_MANY as soon as the distinct
+// count passes maxReferences, before the later references are validated (SR-PREP-4, SR-ERR-3).
+type tooManyEarly struct{ adapter.Reference }
+
+func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op != protocol.OpPrepare {
+		return h.Reference.Handle(ctx, req)
+	}
+	maxRefs := service.MaxReferences
+	if cv, ok := req.Arg("config"); ok {
+		c, isObj := cv.(*jsjson.Object)
+		if !isObj {
+			return h.Reference.Handle(ctx, req)
+		}
+		if m, ok := c.Get("maxReferences"); ok && m != nil {
+			n, ok := service.SafeInteger(m)
+			if !ok || n < 1 || n > service.MaxReferences {
+				return h.Reference.Handle(ctx, req)
+			}
+			maxRefs = n
+		}
+	}
+	var agentID any
+	if a, ok := req.Arg("agent"); ok {
+		if o, ok := a.(*jsjson.Object); ok {
+			agentID, _ = o.Get("id")
+		}
+	}
+	refs, _ := req.Arg("references")
+	list, _ := refs.([]any)
+	seen := map[string]bool{}
+	for _, e := range list {
+		o, ok := e.(*jsjson.Object)
+		if !ok {
+			break
+		}
+		idv, _ := o.Get("sessionId")
+		id, ok := idv.(string)
+		if !ok || id == agentID {
+			break
+		}
+		if lv, ok := o.Get("label"); ok {
+			if _, isString := lv.(string); !isString {
+				break
+			}
+		}
+		seen[id] = true
+		if len(seen) > maxRefs { // MUTANT: the count checked inside the loop
+			return protocol.Response{ID: req.ID, Err: &protocol.Error{
+				Code: string(errcode.TooMany), Message: "too many references",
+				Extra: jsjson.NewObject().Set("reads", []any{}),
+			}}
+		}
+	}
+	return h.Reference.Handle(ctx, req)
+}

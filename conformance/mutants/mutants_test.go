@@ -1,0 +1,205 @@
+package mutants
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+// mutant is one wrong port: the reference with one plausible porting mistake.
+type mutant struct {
+	name    string
+	mistake string
+	impl    adapter.Implementation // through adapter.Typed
+	handler adapter.Handler        // or a protocol-level handler
+	// timeout, when set, replaces the runner's per-call timeout (10 s) for a mutant that
+	// hangs on some calls: such a call is an error (a kill) either way, only sooner.
+	timeout time.Duration
+	// checks, when set, replaces the package's checks for a mutant whose wrong calls are slow.
+	checks int
+}
+
+func (m mutant) Handler() adapter.Handler {
+	if m.handler != nil {
+		return m.handler
+	}
+	return &adapter.Typed{Impl: m.impl}
+}
+
+func knob(name, mistake string, k knobs) mutant {
+	return mutant{name: name, mistake: mistake, impl: port{k: k}}
+}
+
+func allMutants() []mutant {
+	return []mutant{
+		// URI
+		knob("uri/encoding-json", "EncodeURI with encoding/json (HTML escapes, U+2028/U+2029 escaped)", knobs{encodingJSON: true}),
+		knob("uri/upper-surrogate-hex", "lone surrogates escaped with uppercase hex", knobs{upperSurrogateHex: true}),
+		knob("uri/padded-std-base64", "standard base64 with padding", knobs{paddedStdBase64: true}),
+		knob("uri/no-canonical-check", "DecodeURI without the canonical re-encode check", knobs{noCanonicalCheck: true}),
+		knob("uri/canonical-json-check", "canonical check on the decoded JSON, not the URI (stray bits pass)", knobs{canonicalJSON: true}),
+		knob("uri/trim-space", "DecodeURI trims whitespace around the JSON", knobs{trimSpaceJSON: true}),
+		// mentions
+		knob("mention/ascii-space", `Go regexp \s (ASCII whitespace only) ends a URI`, knobs{asciiSpace: true}),
+		knob("mention/dot-all", "`.` in a label escape matches a line terminator", knobs{dotAll: true}),
+		knob("mention/no-unescape", "Markdown labels not unescaped", knobs{noUnescape: true}),
+		knob("mention/no-escape-bracket", "Format does not escape `]`", knobs{noEscapeBracket: true}),
+		knob("mention/bare-word-boundary", "bare URIs must be word-bounded", knobs{bareWordBoundary: true}),
+		// strings
+		knob("strings/simple-lower", "strings.ToLower (simple mapping) in the candidate filter", knobs{simpleLower: true}),
+		knob("strings/byte-contains", "substring test on bytes, not code units", knobs{byteContains: true}),
+		knob("strings/rune-count", "byte length as utf8.RuneCountInString", knobs{runeCountBytes: true}),
+		knob("strings/lone-surrogate-1-byte", "a lone surrogate counted as 1 byte", knobs{surrogateOne: true}),
+		// retention
+		knob("retention/drop-newest", "the newest message may be dropped", knobs{dropNewest: true}),
+		knob("retention/drop-checkpoints", "checkpoints may be dropped", knobs{dropCheckpoints: true}),
+		knob("retention/truncate-from-current", "truncation from the previous truncation, not the original", knobs{truncateFromCurrent: true}),
+		knob("retention/best-fit", "best-fit search instead of the seed's bisection", knobs{bestFit: true}),
+		knob("retention/keep-bom", "no BOM stripping in truncation", knobs{keepBOM: true}),
+		knob("retention/ascii-ellipsis", `omission notice with "..." instead of "…"`, knobs{asciiEllipsis: true}),
+		knob("retention/raw-text-budget", "budget compared with the texts' bytes, not the serialized object", knobs{rawTextBudget: true}),
+		knob("retention/no-lt-escape", "`<` not escaped as \\u003c in the prompt", knobs{noLtEscape: true}),
+		// service
+		knob("service/dedup-last", "dedup keeps the LAST label", knobs{dedupLast: true}),
+		knob("service/cancel-first", "cancellation checked before the references are validated", knobs{cancelFirst: true}),
+		knob("service/self-after-count", "self-reference checked after dedup and the TOO_MANY count", knobs{selfAfterCount: true}),
+		{name: "service/too-many-early", mistake: "TOO_MANY checked before the later elements are validated", handler: &tooManyEarly{}},
+		knob("service/limit-after-cancel", "limit validated after the cancellation check", knobs{limitAfterCancel: true}),
+		knob("service/titles-for-all", "titles read for every session even with an empty query", knobs{titlesForAll: true}),
+		knob("service/cwdless-last", "sessions without a cwd ranked last", knobs{cwdlessLast: true}),
+		knob("service/empty-title-fallback", "an empty title falls back to the id", knobs{emptyTitleFallback: true}),
+		knob("service/max-references-4", "config accepts maxReferences 4", knobs{maxRefs4: true}),
+		{name: "service/sequential-reads", mistake: "surfaces read sequentially, stopping at the first failure",
+			impl: port{k: knobs{sequentialReads: true}}, timeout: 1500 * time.Millisecond, checks: 5},
+		knob("service/limit-before-filter", "with a query, the limit applied before the filter", knobs{limitBeforeFilter: true}),
+	}
+}
+
+// seeds are the fixed rapid seeds every mutant is certified with.
+var seeds = []uint64{0x5eed0001, 0x5eed0002, 0x5eed0003}
+
+// checks is the number of rapid inputs per property: 30 rather than the default 100 keeps
+// 3 seeds × 35 ports under a minute (the properties of one process run one at a time). No
+// mutant depends on the properties alone at this count (see TestKitKillsEveryMutant's log).
+const checks = 30
+
+// certify runs the kit with its default settings but for the fixed seed, checks, and a short
+// shrink time: shrinking only minimises a failure already found, so it cannot change a verdict.
+func certify(h adapter.Handler, seed uint64, timeout time.Duration, n int) (*report.Report, error) {
+	if n == 0 {
+		n = checks
+	}
+	r, err := conformance.NewRunner(conformance.Runner{Handler: h, Seed: seed, Checks: n, ShrinkTime: time.Millisecond, Timeout: timeout})
+	if err != nil {
+		return nil, err
+	}
+	return r.Run(context.Background()), nil
+}
+
+// caught summarises the failing checks of rep per part.
+func caught(rep *report.Report) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range rep.Cases {
+		if c.Status == result.Fail || c.Status == result.Error {
+			out[c.Part] = append(out[c.Part], c.Name)
+		}
+	}
+	return out
+}
+
+func summary(by map[string][]string) string {
+	var parts []string
+	for _, p := range conformance.Parts {
+		names := by[p]
+		if len(names) == 0 {
+			continue
+		}
+		shown := names
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		s := fmt.Sprintf("%s %d (%s", p, len(names), strings.Join(shown, "; "))
+		if len(names) > len(shown) {
+			s += "; …"
+		}
+		parts = append(parts, s+")")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TestKitKillsEveryMutant certifies every mutant with three seeds: the kit must find each
+// one not conformant (exit 1) with at least one failing check, every time.
+func TestKitKillsEveryMutant(t *testing.T) {
+	names := map[string]bool{}
+	for _, m := range allMutants() {
+		if names[m.name] {
+			t.Fatalf("duplicate mutant %s", m.name)
+		}
+		names[m.name] = true
+	}
+	if len(names) < 20 {
+		t.Fatalf("only %d mutants", len(names))
+	}
+	// The slow mutants start first; the seeds of one mutant run concurrently (the
+	// properties still take turns: rapid is configured process-wide).
+	ms := allMutants()
+	slices.SortStableFunc(ms, func(a, b mutant) int { return cmp.Compare(b.timeout, a.timeout) })
+	for _, m := range ms {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			reps := make([]*report.Report, len(seeds))
+			errs := make([]error, len(seeds))
+			var wg sync.WaitGroup
+			for i, seed := range seeds {
+				wg.Go(func() { reps[i], errs[i] = certify(m.Handler(), seed, m.timeout, m.checks) })
+			}
+			wg.Wait()
+			for i, seed := range seeds {
+				rep, err := reps[i], errs[i]
+				if err != nil {
+					t.Fatal(err)
+				}
+				by := caught(rep)
+				t.Logf("seed %#x: %s: caught by %s", seed, rep.Verdict.Summary, summary(by))
+				if rep.Verdict.Code != report.ExitNotConformant || rep.Totals.Fail == 0 {
+					t.Errorf("SURVIVED with seed %#x (%s): %s; verdict %d %q", seed, m.mistake, summary(by), rep.Verdict.Code, rep.Verdict.Summary)
+				}
+			}
+		})
+	}
+}
+
+// TestUnmutatedPortIsConformant certifies the port the mutants are made from, with no
+// mistake, with the same seeds: so what kills a mutant is its own mistake.
+func TestUnmutatedPortIsConformant(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds {
+		rep, err := certify(&adapter.Typed{Impl: port{}}, seed, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict.Code != report.ExitConformant {
+			var fails []string
+			for _, c := range rep.Cases {
+				if c.Status == result.Fail || c.Status == result.Error {
+					fails = append(fails, fmt.Sprintf("%s/%s: %s\n  input %s\n  want %s\n  got  %s\n%s", c.Part, c.Name, c.Message, c.Input, c.Want, c.Got, c.Diff))
+				}
+			}
+			slices.Sort(fails)
+			t.Fatalf("seed %#x: the unmutated port is not conformant: %s\n%s", seed, rep.Verdict.Summary, strings.Join(fails, "\n"))
+		}
+	}
+}

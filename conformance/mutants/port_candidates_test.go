@@ -1,0 +1,166 @@
+package mutants
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+func invalidConfig() error {
+	return errcode.New(errcode.InvalidConfig, "session-reference: invalid configuration")
+}
+
+func cancelled(cause error) error {
+	return errcode.Wrap(errcode.Cancelled, "session reference preparation was cancelled", cause)
+}
+
+// await is the seed's settleWithCancellation.
+func await[T any](ctx context.Context, call func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := call(ctx)
+		ch <- result{v, err}
+	}()
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, cancelled(err)
+	}
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		return zero, cancelled(ctx.Err())
+	}
+}
+
+func (s *portService) lower(x string) string {
+	if s.p.k.simpleLower {
+		return strings.ToLower(x) // MUTANT: Go's simple case mapping
+	}
+	return jsstring.ToLower(x)
+}
+
+func (s *portService) contains(h, n string) bool {
+	if s.p.k.byteContains || (jsstring.WellFormed(n) && utf8.ValidString(h)) {
+		return strings.Contains(h, n) // MUTANT byteContains: bytes, not code units
+	}
+	hu, nu := jsstring.UTF16(h), jsstring.UTF16(n)
+	for i := 0; i+len(nu) <= len(hu); i++ {
+		if slices.Equal(hu[i:i+len(nu)], nu) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *portService) rank(c, target *string) int {
+	switch {
+	case c != nil && target != nil && *c == *target:
+		return 0
+	case c == nil:
+		if s.p.k.cwdlessLast {
+			return 3 // MUTANT: sessions without a cwd after the other cwds
+		}
+		return 1
+	}
+	return 2
+}
+
+// ListCandidates is the seed's listCandidates, ported.
+func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, query string, limit int) ([]service.Candidate, error) {
+	lim := s.cfg.CandidateLimit
+	checkLimit := func() error {
+		if limit < 0 {
+			return errcode.New(errcode.InvalidReference, "candidate limit must be a positive safe integer")
+		}
+		if limit > 0 {
+			lim = limit
+		}
+		return nil
+	}
+	if !s.p.k.limitAfterCancel {
+		if err := checkLimit(); err != nil {
+			return nil, err
+		}
+	}
+	needle := s.lower(query)
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	if s.p.k.limitAfterCancel {
+		if err := checkLimit(); err != nil { // MUTANT: after the cancellation check
+			return nil, err
+		}
+	}
+	listed, err := await(ctx, func(ctx context.Context) ([]sessionquery.Record, error) { return s.q.ListSessions(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	type rec struct {
+		h     sessionquery.Header
+		index int
+		label string
+	}
+	var records []rec
+	for _, r := range listed {
+		if r.Header.ID != agent.ID {
+			records = append(records, rec{h: r.Header, index: len(records)})
+		}
+	}
+	byRank := func(a, b rec) int {
+		return cmp.Or(cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)), cmp.Compare(a.index, b.index))
+	}
+	inspected := records
+	if needle == "" && !s.p.k.titlesForAll { // MUTANT titlesForAll: titles of every session read
+		slices.SortStableFunc(inspected, byRank)
+		inspected = inspected[:min(lim, len(inspected))]
+	}
+	if needle != "" && s.p.k.limitBeforeFilter {
+		slices.SortStableFunc(inspected, byRank)
+		inspected = inspected[:min(lim, len(inspected))] // MUTANT: the limit before the filter
+	}
+	ids := make([]string, len(inspected))
+	for i, r := range inspected {
+		ids[i] = r.h.ID
+	}
+	obs, err := await(ctx, func(ctx context.Context) ([]sessionquery.TitleSettlement, error) {
+		return s.q.ReadTitleSnapshots(ctx, ids)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []rec
+	for i, r := range inspected {
+		if i >= len(obs) {
+			return nil, &service.TypeError{Msg: "cannot read properties of undefined (reading 'status')"}
+		}
+		r.label = r.h.ID
+		if o := obs[i]; o.Err == nil && o.Title != nil && (*o.Title != "" || !s.p.k.emptyTitleFallback) {
+			r.label = *o.Title // MUTANT emptyTitleFallback: "" falls back to the id
+		}
+		if needle != "" {
+			if !s.contains(s.lower(r.h.ID), needle) && (r.h.CWD == nil || !s.contains(s.lower(*r.h.CWD), needle)) && !s.contains(s.lower(r.label), needle) {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, byRank)
+	out = out[:min(lim, len(out))]
+	cands := make([]service.Candidate, len(out))
+	for i, r := range out {
+		cands[i] = service.Candidate{SessionID: r.h.ID, Label: r.label, CWD: r.h.CWD, CreatedAt: r.h.CreatedAt}
+	}
+	return cands, nil
+}

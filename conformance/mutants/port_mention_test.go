@@ -1,0 +1,181 @@
+package mutants
+
+import (
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/reference/mention"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// FormatMention is the seed's formatSessionReferenceMention, ported.
+func (p port) FormatMention(id, label string) string {
+	var b strings.Builder
+	b.WriteString("@[")
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c == '\\' || (c == ']' && !p.k.noEscapeBracket) { // MUTANT noEscapeBracket: `]` left as is
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	b.WriteString("](")
+	b.WriteString(p.EncodeURI(id))
+	b.WriteString(")")
+	return b.String()
+}
+
+// ParseMentions is the seed's parseSessionReferenceText, ported as a hand-written matcher of
+// its regular expression (a copy of package mention's).
+func (p port) ParseMentions(text string) (mention.Parsed, error) {
+	if !strings.Contains(text, uri.Scheme) {
+		return mention.Parsed{Text: jsstring.Normalize(text)}, nil
+	}
+	u := jsstring.UTF16(text)
+	var out []uint16
+	var refs []mention.Reference
+	last := 0
+	for i := 0; i < len(u); {
+		var end int
+		var uriUnits, rawLabel []uint16
+		markdown := false
+		if e, l, r, ok := p.matchMarkdown(u, i); ok {
+			end, rawLabel, uriUnits, markdown = e, l, r, true
+		} else if e, ok := p.matchBare(u, i); ok {
+			end, uriUnits = e, u[i:e]
+		} else {
+			i++
+			continue
+		}
+		id, err := p.DecodeURI(jsstring.FromUTF16(uriUnits))
+		if err != nil {
+			return mention.Parsed{}, err
+		}
+		var labelUnits []uint16
+		switch {
+		case !markdown:
+			labelUnits = jsstring.UTF16(id)
+		case p.k.noUnescape:
+			labelUnits = rawLabel // MUTANT: the label keeps its escapes
+		default:
+			labelUnits = unescape(rawLabel)
+		}
+		refs = append(refs, mention.Reference{SessionID: id, Label: jsstring.FromUTF16(labelUnits)})
+		out = append(out, u[last:i]...)
+		out = append(out, '@')
+		out = append(out, labelUnits...)
+		last, i = end, end
+	}
+	if refs == nil {
+		return mention.Parsed{Text: jsstring.Normalize(text)}, nil
+	}
+	out = append(out, u[last:]...)
+	return mention.Parsed{Text: jsstring.FromUTF16(out), References: refs}, nil
+}
+
+func hasPrefix(u []uint16, i int, p string) bool {
+	if len(u)-i < len(p) {
+		return false
+	}
+	for k := 0; k < len(p); k++ {
+		if u[i+k] != uint16(p[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func codePoint(u []uint16, i int) (rune, int) {
+	c := rune(u[i])
+	if c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF {
+		return 0x10000 + (c-0xD800)<<10 + (rune(u[i+1]) - 0xDC00), 2
+	}
+	return c, 1
+}
+
+// isSpace is the regular expression's \s.
+func (p port) isSpace(r rune) bool {
+	if p.k.asciiSpace {
+		// MUTANT: Go's regexp \s, [\t\n\f\r ]
+		return r == '\t' || r == '\n' || r == '\f' || r == '\r' || r == ' '
+	}
+	return jsstring.IsSpace(r)
+}
+
+func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint16, ok bool) {
+	if !hasPrefix(u, i, "@[") {
+		return 0, nil, nil, false
+	}
+	j := i + 2
+	for {
+		if j >= len(u) {
+			return 0, nil, nil, false
+		}
+		c := u[j]
+		if c == ']' {
+			break
+		}
+		if c == '\\' {
+			if j+1 >= len(u) {
+				return 0, nil, nil, false
+			}
+			r, n := codePoint(u, j+1)
+			if jsstring.IsLineTerminator(r) && !p.k.dotAll { // MUTANT dotAll: `.` takes a line terminator
+				return 0, nil, nil, false
+			}
+			j += 1 + n
+			continue
+		}
+		j++
+	}
+	labelEnd := j
+	if !hasPrefix(u, j, "](") || !hasPrefix(u, j+2, uri.Scheme) {
+		return 0, nil, nil, false
+	}
+	k := j + 2 + len(uri.Scheme)
+	for k < len(u) {
+		r, n := codePoint(u, k)
+		if r == ')' || p.isSpace(r) {
+			break
+		}
+		k += n
+	}
+	if k >= len(u) || u[k] != ')' {
+		return 0, nil, nil, false
+	}
+	return k + 1, u[i+2 : labelEnd], u[j+2 : k], true
+}
+
+func isWordUnit(c uint16) bool {
+	return c < 0x80 && (uri.IsPayloadByte(byte(c)) && c != '-')
+}
+
+func (p port) matchBare(u []uint16, i int) (int, bool) {
+	if !hasPrefix(u, i, uri.Scheme) {
+		return 0, false
+	}
+	if p.k.bareWordBoundary && i > 0 && isWordUnit(u[i-1]) {
+		return 0, false // MUTANT: \bdsh-session:…, a bare URI inside a word is not one
+	}
+	k := i + len(uri.Scheme)
+	for k < len(u) && u[k] < 0x80 && uri.IsPayloadByte(byte(u[k])) {
+		k++
+	}
+	return k, k > i+len(uri.Scheme)
+}
+
+func unescape(label []uint16) []uint16 {
+	out := make([]uint16, 0, len(label))
+	for j := 0; j < len(label); {
+		if label[j] == '\\' && j+1 < len(label) {
+			if r, n := codePoint(label, j+1); !jsstring.IsLineTerminator(r) {
+				out = append(out, label[j+1:j+1+n]...)
+				j += 1 + n
+				continue
+			}
+		}
+		out = append(out, label[j])
+		j++
+	}
+	return out
+}

@@ -1,0 +1,172 @@
+package mutants
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/reference/retention"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+// normalize is the seed's normalizeReferences over typed references (Go's types already make
+// every element an object with a string sessionId and an optional string label).
+func (s *portService) normalize(agentID string, refs []service.Input) ([]service.Normalized, error) {
+	self := func() error {
+		return errcode.New(errcode.SelfReference, "session "+jsjson.Quote(agentID)+" cannot reference itself")
+	}
+	index := map[string]int{}
+	var out []service.Normalized
+	for _, r := range refs {
+		if r.SessionID == agentID && !s.p.k.selfAfterCount {
+			return nil, self()
+		}
+		label := r.SessionID
+		if r.Label != nil {
+			label = *r.Label
+		}
+		if i, ok := index[r.SessionID]; ok {
+			if s.p.k.dedupLast {
+				out[i].Label = label // MUTANT: the last occurrence's label wins
+			}
+			continue
+		}
+		index[r.SessionID] = len(out)
+		out = append(out, service.Normalized{SessionID: r.SessionID, Label: label})
+	}
+	if len(out) > s.cfg.MaxReferences {
+		return nil, errcode.New(errcode.TooMany, fmt.Sprintf("a message may reference at most %d sessions", s.cfg.MaxReferences))
+	}
+	if s.p.k.selfAfterCount {
+		for _, n := range out { // MUTANT: self-reference checked after dedup and the count
+			if n.SessionID == agentID {
+				return nil, self()
+			}
+		}
+	}
+	return out, nil
+}
+
+// Prepare is the seed's prepare, ported.
+func (s *portService) Prepare(ctx context.Context, agent service.Agent, content any, refs []service.Input) (*service.Prepared, error) {
+	accepted := jsjson.Clone(content)
+	if s.p.k.cancelFirst && len(refs) > 0 && ctx.Err() != nil {
+		return nil, cancelled(ctx.Err()) // MUTANT: cancellation before the references are checked
+	}
+	inputs, err := s.normalize(agent.ID, refs)
+	if err != nil {
+		return nil, err
+	}
+	if len(inputs) == 0 {
+		return &service.Prepared{Content: accepted}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	surfaces, err := s.readAll(ctx, inputs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, cancelled(ctx.Err())
+		}
+		var ce *errcode.Error
+		if errors.As(err, &ce) && ce.Code == errcode.Cancelled {
+			return nil, err
+		}
+		return nil, errcode.Wrap(errcode.ReadFailed, "failed to read referenced session: "+err.Error(), err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	var datas []any
+	var srcRefs []service.SourceReference
+	for i, in := range inputs {
+		items, err := retention.Project(surfaces[i].Events)
+		if err != nil {
+			return nil, err
+		}
+		d, st, ok := s.retain(surfaces[i], in.Label, items)
+		if !ok {
+			return nil, errcode.New(errcode.BudgetExceeded, "referenced session snapshot cannot fit the configured byte budget")
+		}
+		datas = append(datas, dataValue(d))
+		srcRefs = append(srcRefs, service.SourceReference{SessionID: d.SessionID, Label: d.Label, CapturedThroughSeq: d.CapturedThroughSeq, Stats: st, InputIndex: i})
+	}
+	j, err := jsjson.Marshal(datas)
+	if err != nil {
+		return nil, err
+	}
+	body := string(j)
+	if !s.p.k.noLtEscape { // MUTANT noLtEscape: the prompt keeps `<`
+		body = strings.ReplaceAll(body, "<", `\u003c`)
+	}
+	text := jsstring.Normalize(service.PromptPrefix + body + service.PromptSuffix)
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	msg := &service.Message{Source: service.Source{References: srcRefs}, Text: text, ID: fmt.Sprintf("%x", b)}
+	return &service.Prepared{Content: accepted, Context: msg}, nil
+}
+
+// dataValue is the snapshot object {sessionId, label, cwd, capturedThroughSeq, conversation}.
+func dataValue(d retention.Data) *jsjson.Object {
+	conv := make([]any, len(d.Conversation))
+	for i, m := range d.Conversation {
+		conv[i] = jsjson.NewObject().Set("role", string(m.Role)).Set("text", m.Text)
+	}
+	o := jsjson.NewObject().Set("sessionId", d.SessionID).Set("label", d.Label)
+	if d.CWD != nil {
+		o.Set("cwd", *d.CWD)
+	} else {
+		o.Set("cwd", nil)
+	}
+	if d.CapturedThroughSeq != nil {
+		o.Set("capturedThroughSeq", *d.CapturedThroughSeq)
+	} else {
+		o.Set("capturedThroughSeq", nil)
+	}
+	return o.Set("conversation", conv)
+}
+
+// readAll is Promise.all over the surface reads.
+func (s *portService) readAll(ctx context.Context, inputs []service.Normalized) ([]sessionquery.Surface, error) {
+	out := make([]sessionquery.Surface, len(inputs))
+	if s.p.k.sequentialReads {
+		for i, in := range inputs { // MUTANT: one read after the other, stopping at a failure
+			surf, err := await(ctx, func(ctx context.Context) (sessionquery.Surface, error) { return s.q.ReadSurface(ctx, in.SessionID) })
+			if err != nil {
+				return nil, err
+			}
+			out[i] = surf
+		}
+		return out, nil
+	}
+	type result struct {
+		i   int
+		s   sessionquery.Surface
+		err error
+	}
+	ch := make(chan result, len(inputs))
+	for i, in := range inputs {
+		go func() {
+			surf, err := s.q.ReadSurface(ctx, in.SessionID)
+			ch <- result{i, surf, err}
+		}()
+	}
+	for range inputs {
+		select {
+		case r := <-ch:
+			if r.err != nil {
+				return nil, r.err
+			}
+			out[r.i] = r.s
+		case <-ctx.Done():
+			return nil, cancelled(ctx.Err())
+		}
+	}
+	return out, nil
+}

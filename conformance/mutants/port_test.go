@@ -1,0 +1,94 @@
+package mutants
+
+import (
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+)
+
+// knobs are the porting mistakes; a mutant sets exactly one. The zero value is a correct port.
+type knobs struct {
+	// URI
+	encodingJSON      bool // encoding/json in EncodeURI
+	upperSurrogateHex bool // \uD800 for a lone surrogate
+	paddedStdBase64   bool // standard base64 with padding
+	noCanonicalCheck  bool // DecodeURI without the canonical re-encode check
+	canonicalJSON     bool // canonical check on the JSON text, not the URI
+	trimSpaceJSON     bool // JSON text trimmed of whitespace before the check
+
+	// mentions
+	asciiSpace       bool // \s as ASCII whitespace
+	dotAll           bool // `.` in a label escape matches a line terminator
+	noUnescape       bool // Markdown labels not unescaped
+	noEscapeBracket  bool // Format escapes `\` only
+	bareWordBoundary bool // bare URIs must start at a word boundary
+
+	// strings
+	simpleLower    bool // strings.ToLower in the candidate filter
+	byteContains   bool // substring test on bytes, not code units
+	runeCountBytes bool // byte length as utf8.RuneCountInString
+	surrogateOne   bool // a lone surrogate counted as 1 byte
+
+	// retention
+	dropNewest          bool // the newest message may be dropped
+	dropCheckpoints     bool // checkpoints may be dropped
+	truncateFromCurrent bool // truncation from the current (truncated) text
+	bestFit             bool // the largest fitting n, not the seed's bisection
+	keepBOM             bool // no BOM stripping in the head and tail
+	asciiEllipsis       bool // "..." in the omission notice
+	rawTextBudget       bool // the budget compared with the texts' bytes, not the JSON object
+	noLtEscape          bool // `<` not escaped in the prompt
+
+	// service
+	dedupLast          bool // dedup keeps the last label
+	cancelFirst        bool // cancellation checked before the references
+	selfAfterCount     bool // self-reference checked after dedup and the count
+	limitAfterCancel   bool // the limit validated after the cancellation check
+	titlesForAll       bool // titles read for every session with an empty query
+	cwdlessLast        bool // sessions without a cwd ranked last
+	emptyTitleFallback bool // an empty title falls back to the id
+	maxRefs4           bool // maxReferences 4 accepted
+	sequentialReads    bool // surfaces read one after the other, stopping at a failure
+	limitBeforeFilter  bool // with a query, the limit applied before filtering
+}
+
+// port is a Go port of the seed written against adapter.Implementation. With zero knobs it is
+// conformant (TestUnmutatedPortIsConformant); each mutant flips one knob.
+type port struct {
+	adapter.ReferenceImplementation
+	k knobs
+}
+
+// NewService builds the port's service.
+func (p port) NewService(q sessionquery.Querier, cfg service.Config) (adapter.Service, error) {
+	maxRefs := service.MaxReferences
+	if p.k.maxRefs4 {
+		maxRefs = 4 // MUTANT: "at most 4"
+	}
+	if cfg.MaxReferences == 0 {
+		cfg.MaxReferences = service.MaxReferences
+	}
+	if cfg.CandidateLimit == 0 {
+		cfg.CandidateLimit = service.DefaultCandidateLimit
+	}
+	if cfg.MaxReferenceBytes == 0 {
+		cfg.MaxReferenceBytes = service.DefaultMaxReferenceBytes
+	}
+	for _, v := range []int{cfg.MaxReferences, cfg.CandidateLimit, cfg.MaxReferenceBytes} {
+		if v <= 0 || v > service.MaxSafeInteger {
+			return nil, invalidConfig()
+		}
+	}
+	if cfg.MaxReferences > maxRefs {
+		return nil, invalidConfig()
+	}
+	return &portService{p: p, q: q, cfg: cfg}, nil
+}
+
+type portService struct {
+	p   port
+	q   sessionquery.Querier
+	cfg service.Config
+}
+
+func (s *portService) Config() service.Config { return s.cfg }
