@@ -53,6 +53,12 @@ Feature: Cancellation
     When candidates are listed
     Then it fails with SESSION_REFERENCE_CANCELLED
 
+  @SR-CANCEL-7 @SR-CAND-4
+  Scenario: An invalid limit is reported even when the listing is already aborted
+    Given the host aborts the request before it starts
+    When at most 0 candidates matching "s" are listed
+    Then it fails with SESSION_REFERENCE_INVALID_REFERENCE
+
   @SR-CANCEL-6
   Scenario: An abort while sessions are listed
     Given the host aborts the request while sessions are read

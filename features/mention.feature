@@ -80,6 +80,9 @@ Feature: Mentions
       | space inside the URI   | @[x]([[a]] y)      | @[x](@a y)    |
       | no-break space in URI  | @[x]([[a]]\u{A0})  | @[x](@a\u{A0}) |
       | unclosed label         | @[x([[a]])         | @[x(@a)       |
+      # In a table cell "\\" is one backslash: "\\\\n" is a backslash before a line feed.
+      | escaped line feed      | @[x\\\\n]([[a]])        | @[x\\\\n](@a)        |
+      | escaped line separator | @[x\\\\u{2028}]([[a]])  | @[x\\\\u{2028}](@a)  |
 
   @SR-MENTION-9
   Scenario: Text without mentions comes back unchanged
