@@ -351,6 +351,11 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 		content, _ := req.Arg("content")
 		p, err = svc.PrepareValue(cctx, agent, content, refs.Value)
 	}
+	return prepareAnswer(req, world, order, p, err)
+}
+
+// prepareAnswer builds a prepare's response: the result, or the error with the reads.
+func prepareAnswer(req protocol.Request, world *sessionquery.World, order []service.Normalized, p *service.Prepared, err error) (any, error) {
 	// Every read goroutine was started before Prepare awaited any; wait until they all called.
 	// An already-aborted call starts no read, so there is nothing to wait for.
 	started := len(order)

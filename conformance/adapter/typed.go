@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -329,22 +328,5 @@ func (a *Typed) prepare(ctx context.Context, req protocol.Request) (any, error) 
 	}
 	content, _ := req.Arg("content")
 	p, err := svc.Prepare(cctx, agent, content, refs)
-	started := len(order)
-	if c, _ := req.Arg("cancel"); c == protocol.CancelBefore {
-		started = 0
-	}
-	reads := anyStrings(sortedReads(world.WaitReads(started, time.Second), order))
-	if err != nil {
-		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", reads)}
-	}
-	out := jsjson.NewObject()
-	if _, ok := req.Arg("content"); ok {
-		out.Set("content", p.Content)
-	}
-	if p.Context == nil {
-		out.Set("additionalContext", nil)
-	} else {
-		out.Set("additionalContext", p.Context.Value(false))
-	}
-	return out.Set("reads", reads), nil
+	return prepareAnswer(req, world, order, p, err)
 }
