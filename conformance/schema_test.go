@@ -9,8 +9,8 @@ import (
 )
 
 // TestSchemasResolve checks spec/schema: every file is a JSON Schema with $schema and $id, and
-// every $ref names an existing file and definition. (The schemas were validated against a
-// full run's traffic with a 2020-12 validator; the kit carries none, so this guards edits.)
+// every $ref names an existing file and definition. (schema_validation_test.go validates the
+// fixtures and a full run's traffic against them with a 2020-12 validator.)
 func TestSchemasResolve(t *testing.T) {
 	files, _ := filepath.Glob("../spec/schema/*.schema.json")
 	if len(files) < 4 {

@@ -8,3 +8,9 @@ import "embed"
 //
 //go:embed *.md
 var FS embed.FS
+
+// Schemas holds the JSON Schemas of the adapter protocol and the fixture format, as
+// schema/NAME.schema.json.
+//
+//go:embed schema/*.json
+var Schemas embed.FS
