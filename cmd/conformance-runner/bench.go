@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,15 +73,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		seed       = fs.Uint64("seed", bench.DefaultSeed, "")
 		jsonFile   = fs.String("json", "", "")
 	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, benchUsage)
-			return 0
-		}
-		return benchUsageErr(stderr, err.Error())
-	}
-	if fs.NArg() > 0 {
-		return benchUsageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	if code, done := parseFlags(fs, args, benchUsage, stdout, stderr, benchUsageErr); done {
+		return code
 	}
 	if *list {
 		for _, w := range bench.Workloads() {

@@ -73,15 +73,8 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		profile    = fs.String("profile", "", "")
 		surrogates = fs.String("lone-surrogates", "auto", "")
 	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, diffUsage)
-			return report.ExitConformant
-		}
-		return diffUsageErr(stderr, err.Error())
-	}
-	if fs.NArg() > 0 {
-		return diffUsageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	if code, done := parseFlags(fs, args, diffUsage, stdout, stderr, diffUsageErr); done {
+		return code
 	}
 	if *cmdA == "" {
 		return diffUsageErr(stderr, "--adapter is required")

@@ -48,15 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
 	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return 0
-		}
-		return usageErr(stderr, err.Error())
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	if code, done := parseFlags(fs, args, usage, stdout, stderr, usageErr); done {
+		return code
 	}
 	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
 	if *adapterCmd != "" {
@@ -129,6 +122,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return report.ExitUsage
 	}
 	return code
+}
+
+// parseFlags parses a (sub)command's flags and takes no positional argument. done reports
+// that the command returns code at once: its help was printed (0), or a usage error (2).
+func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.Writer, usageErr func(io.Writer, string) int) (code int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			return 0, true
+		}
+		return usageErr(stderr, err.Error()), true
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0))), true
+	}
+	return 0, false
 }
 
 func usageErr(stderr io.Writer, msg string) int {
