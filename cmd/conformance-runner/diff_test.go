@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,11 +20,7 @@ import (
 // escaping bug in uri.encode.
 func buildBuggy(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "buggy"), "../../conformance/differential/testdata/buggy").CombinedOutput(); err != nil {
-		t.Fatalf("building buggy: %v\n%s", err, out)
-	}
-	return dir
+	return buildTool(t, "../../conformance/differential/testdata/buggy", "buggy")
 }
 
 // TestDiffScripts runs testdata/diff/*.txtar with the buggy port on $PATH.

@@ -26,9 +26,16 @@ func buildFake(t *testing.T) string {
 	if binDir != "" {
 		return binDir
 	}
+	return buildTool(t, "../../conformance/testdata/fakeadapter", "fakeadapter")
+}
+
+// buildTool builds the Go program in pkg as name in a fresh folder and returns the folder,
+// to be put on $PATH.
+func buildTool(t *testing.T, pkg, name string) string {
+	t.Helper()
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "fakeadapter"), "../../conformance/testdata/fakeadapter").CombinedOutput(); err != nil {
-		t.Fatalf("building fakeadapter: %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
 	return dir
 }
