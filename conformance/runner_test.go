@@ -20,6 +20,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
 var fakeAdapter string // path of the built testdata/fakeadapter
@@ -298,4 +299,36 @@ func TestNewRunnerUsageErrors(t *testing.T) {
 			t.Errorf("NewRunner(%+v) = %v, want a usage error", r, err)
 		}
 	}
+}
+
+// TestProcessCallCancelled: cancelling the context of a call to a hung adapter ends the call
+// at once, long before its timeout, kills the adapter, and the next call starts it again.
+func TestProcessCallCancelled(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	before := runtime.NumGoroutine()
+	p, err := adapter.StartProcess([]string{fakeAdapter, "-pidfile", pidfile, "-mode", "hang", "-op", "uri.decode"}, "", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello := protocol.Request{ID: 1, Op: protocol.OpHello, Args: jsjson.NewObject().Set("protocol", 1)}
+	if resp, err := p.Call(context.Background(), hello); err != nil || !resp.OK {
+		t.Fatalf("hello: %+v %v", resp, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = p.Call(ctx, protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: jsjson.NewObject().Set("uri", "dsh-session:ImEi")})
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancelled call returned after %v", d)
+	}
+	if err == nil || !strings.Contains(err.Error(), "cancelled: context deadline exceeded") {
+		t.Errorf("cancelled call: %v", err)
+	}
+	resp, err := p.Call(context.Background(), protocol.Request{ID: 3, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")})
+	if err != nil || !resp.OK || resp.Result != "dsh-session:ImEi" || p.Restarts != 1 {
+		t.Errorf("after the cancelled call: %+v %v, %d restarts", resp, err, p.Restarts)
+	}
+	p.Close()
+	assertGone(t, pidfile)
+	assertGoroutines(t, before)
 }
