@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -49,8 +47,9 @@ type TransportError struct {
 func (e *TransportError) Error() string { return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason) }
 
 // Process runs an adapter command and speaks the protocol over its stdin and stdout. A process
-// that crashes, hangs past Timeout or breaks the protocol is killed (with its process group)
-// and started again on the next call, replaying the hello the runner sent first.
+// that crashes, hangs past Timeout or breaks the protocol is killed (with its process group,
+// where the platform has them) and started again on the next call, replaying the hello the
+// runner sent first.
 type Process struct {
 	Argv    []string
 	Dir     string
@@ -60,8 +59,7 @@ type Process struct {
 	mu       sync.Mutex
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
-	stdout   *os.File      // read by the calling goroutine, with deadlines
-	br       *bufio.Reader // over stdout
+	stdout   lineReader
 	stderr   *tailBuffer
 	dead     bool
 	waited   bool // cmd.Wait has returned
@@ -98,14 +96,11 @@ func (p *Process) start() error {
 	if p.Env != nil {
 		cmd.Env = p.Env
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	newGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
 	}
-	// The calling goroutine reads stdout itself, under a read deadline, rather than a
-	// reader goroutine handing lines over a channel: that handoff cost a third of a small
-	// op's round trip.
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -119,46 +114,8 @@ func (p *Process) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("adapter did not start: %w", err)
 	}
-	p.cmd, p.stdin, p.stdout, p.dead, p.waited = cmd, stdin, f, false, false
-	p.br = bufio.NewReaderSize(f, 1<<16)
+	p.cmd, p.stdin, p.stdout, p.dead, p.waited = cmd, stdin, newLineReader(f), false, false
 	return nil
-}
-
-// readFailure is why readResponse got no line.
-type readFailure int
-
-const (
-	readOK       readFailure = iota
-	readExited               // stdout ended: the process exited or closed it
-	readTooLong              // a line over MaxLine
-	readTimeout              // nothing within the timeout
-	readCanceled             // ctx was done first
-)
-
-// readResponse reads one line from the adapter's stdout within timeout, or until ctx is
-// done. A line without its newline at the end of stdout is still a line.
-func (p *Process) readResponse(ctx context.Context, timeout time.Duration) ([]byte, readFailure) {
-	if err := p.stdout.SetReadDeadline(time.Now().Add(timeout)); err != nil {
-		return nil, readExited // the pipe is closed
-	}
-	if ctx.Done() != nil {
-		// Cancellation shortens the deadline to now, which wakes the blocked read.
-		stop := context.AfterFunc(ctx, func() { _ = p.stdout.SetReadDeadline(time.Now()) })
-		defer stop()
-	}
-	line, err := readLine(p.br, MaxLine)
-	switch {
-	case err == nil, err == io.EOF && len(line) > 0:
-		return line, readOK
-	case errors.Is(err, errLineTooLong):
-		return nil, readTooLong
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		if ctx.Err() != nil {
-			return nil, readCanceled
-		}
-		return nil, readTimeout
-	}
-	return nil, readExited
 }
 
 // Call sends req and waits for its response line.
@@ -199,10 +156,8 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 		p.kill()
 		return protocol.Response{}, &TransportError{Op: req.Op, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
 	}
-	// Output nobody asked for is a protocol violation. Only what was read already is seen
-	// here; a line still in the pipe is taken for the next answer and fails its id check.
-	if p.br.Buffered() > 0 {
-		line, _ := readLine(p.br, MaxLine)
+	// Output nobody asked for is a protocol violation.
+	if line, ok := p.stdout.unasked(); ok {
 		return fail("wrote to stdout without a request: %s", clip(line))
 	}
 	line := append(req.Line(), '\n')
@@ -213,7 +168,7 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
-	line, why := p.readResponse(ctx, timeout)
+	line, why := p.stdout.read(ctx, timeout)
 	switch why {
 	case readTooLong:
 		return fail("response line longer than %d bytes", MaxLine)
@@ -275,7 +230,7 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 			<-wrote // kill closed stdin, so the writer has returned
 			return out, &TransportError{Op: req.Op, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
 		}
-		line, why := p.readResponse(ctx, timeout)
+		line, why := p.stdout.read(ctx, timeout)
 		switch why {
 		case readTooLong:
 			return fail("response line longer than %d bytes", MaxLine)
@@ -321,9 +276,10 @@ func (p *Process) reap() string {
 	select {
 	case <-done:
 	case <-time.After(time.Second):
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(p.cmd)
 		<-done
 	}
+	p.stdout.done()
 	p.waited = true
 	return p.exitStatus()
 }
@@ -331,10 +287,11 @@ func (p *Process) reap() string {
 // kill ends the process group and marks the process dead.
 func (p *Process) kill() {
 	if p.cmd != nil && p.cmd.Process != nil && !p.dead {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) // grandchildren too
+		killGroup(p.cmd) // grandchildren too
 		_ = p.stdin.Close()
 		if !p.waited {
 			_ = p.cmd.Wait()
+			p.stdout.done()
 			p.waited = true
 		}
 	}
@@ -350,10 +307,10 @@ func (p *Process) Close() error {
 	}
 	_ = p.stdin.Close()
 	// Let it finish and close stdout (within 2 s), discarding what it still writes.
-	_ = p.stdout.SetReadDeadline(time.Now().Add(2 * time.Second))
-	_, _ = io.Copy(io.Discard, p.br)
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.stdout.drain(2 * time.Second)
+	killGroup(p.cmd)
 	_ = p.cmd.Wait()
+	p.stdout.done()
 	p.dead = true
 	return nil
 }

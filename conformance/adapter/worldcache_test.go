@@ -20,8 +20,12 @@ import (
 const serveEnv = "SESSIONREF_ADAPTER_TEST_SERVE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(serveEnv) == "1" {
-		if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, &adapter.Reference{}); err != nil {
+	if mode := os.Getenv(serveEnv); mode != "" {
+		var h adapter.Handler = &adapter.Reference{}
+		if mode != "1" {
+			h = faulty{h, mode}
+		}
+		if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -1,0 +1,10 @@
+package adapter
+
+import "testing"
+
+// UseReaderGoroutine makes the processes tb starts read stdout through a reader goroutine,
+// the path of platforms whose pipes have no read deadlines.
+func UseReaderGoroutine(tb testing.TB) {
+	noDeadlines = true
+	tb.Cleanup(func() { noDeadlines = false })
+}

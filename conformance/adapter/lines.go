@@ -1,0 +1,194 @@
+package adapter
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+)
+
+// readFailure is why a response line could not be read.
+type readFailure int
+
+const (
+	readOK       readFailure = iota
+	readExited               // stdout ended: the process exited or closed it
+	readTooLong              // a line over MaxLine
+	readTimeout              // nothing within the timeout
+	readCanceled             // ctx was done first
+)
+
+// lineReader reads an adapter's stdout a line at a time.
+type lineReader interface {
+	// read returns the next line within timeout, or why there is none. A line without its
+	// newline at the end of stdout is still a line.
+	read(ctx context.Context, timeout time.Duration) ([]byte, readFailure)
+	// unasked returns a line that has already arrived, without waiting: output nobody
+	// asked for when no request is pending.
+	unasked() ([]byte, bool)
+	// drain discards output until stdout ends or d has passed.
+	drain(d time.Duration)
+	// done is called once the process has been waited for (its pipes are closed).
+	done()
+}
+
+// noDeadlines makes newLineReader choose the reader goroutine, as on a platform whose pipes
+// have no read deadlines; tests set it to check that path here.
+var noDeadlines = false
+
+// newLineReader reads f in the calling goroutine under read deadlines where the platform's
+// pipes have them (the handoff from a reader goroutine costs a third of a small op's round
+// trip), and through a reader goroutine elsewhere (Windows' anonymous pipes).
+func newLineReader(f *os.File) lineReader {
+	if !noDeadlines && f.SetReadDeadline(time.Time{}) == nil {
+		return &deadlineLines{f: f, br: bufio.NewReaderSize(f, 1<<16)}
+	}
+	c := &chanLines{ch: make(chan lineOrErr, 16)}
+	go func() {
+		br := bufio.NewReaderSize(f, 1<<16)
+		for {
+			line, err := readLine(br, MaxLine)
+			if err == nil || len(line) > 0 {
+				c.ch <- lineOrErr{line: line}
+			}
+			if err != nil {
+				c.ch <- lineOrErr{err: err}
+				close(c.ch)
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// classify maps readLine's error to a readFailure.
+func classify(ctx context.Context, err error) readFailure {
+	switch {
+	case err == nil:
+		return readOK
+	case errors.Is(err, errLineTooLong):
+		return readTooLong
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		if ctx.Err() != nil {
+			return readCanceled
+		}
+		return readTimeout
+	}
+	return readExited
+}
+
+// deadlineLines reads in the calling goroutine.
+type deadlineLines struct {
+	f  *os.File
+	br *bufio.Reader
+}
+
+func (d *deadlineLines) read(ctx context.Context, timeout time.Duration) ([]byte, readFailure) {
+	if err := d.f.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		return nil, readExited // the pipe is closed
+	}
+	if ctx.Done() != nil {
+		// Cancellation moves the deadline to now, which wakes the blocked read.
+		stop := context.AfterFunc(ctx, func() { _ = d.f.SetReadDeadline(time.Now()) })
+		defer stop()
+	}
+	line, err := readLine(d.br, MaxLine)
+	if err == io.EOF && len(line) > 0 {
+		err = nil
+	}
+	if why := classify(ctx, err); why != readOK {
+		return nil, why
+	}
+	return line, readOK
+}
+
+// unasked sees only what was read already: a line still in the pipe is taken for the next
+// answer, and fails its id check there.
+func (d *deadlineLines) unasked() ([]byte, bool) {
+	if d.br.Buffered() == 0 {
+		return nil, false
+	}
+	line, _ := readLine(d.br, MaxLine)
+	return line, true
+}
+
+func (d *deadlineLines) drain(t time.Duration) {
+	_ = d.f.SetReadDeadline(time.Now().Add(t))
+	_, _ = io.Copy(io.Discard, d.br)
+}
+
+func (d *deadlineLines) done() {}
+
+// chanLines takes lines from a reader goroutine.
+type chanLines struct {
+	ch   chan lineOrErr // closed after the error that ends stdout
+	held *lineOrErr     // the end of stdout, taken by unasked and kept for read
+}
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+func (c *chanLines) read(ctx context.Context, timeout time.Duration) ([]byte, readFailure) {
+	if c.held != nil {
+		return nil, classify(ctx, c.held.err)
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case l, ok := <-c.ch:
+		if !ok {
+			return nil, readExited
+		}
+		if l.err != nil {
+			return nil, classify(ctx, l.err)
+		}
+		return l.line, readOK
+	case <-timer.C:
+		return nil, readTimeout
+	case <-ctx.Done():
+		return nil, readCanceled
+	}
+}
+
+func (c *chanLines) unasked() ([]byte, bool) {
+	if c.held != nil {
+		return nil, false
+	}
+	select {
+	case l, ok := <-c.ch:
+		if ok && l.err == nil {
+			return l.line, true
+		}
+		if !ok {
+			l.err = io.EOF
+		}
+		c.held = &l // the end of stdout: the write or the read that follows reports it
+	default:
+	}
+	return nil, false
+}
+
+func (c *chanLines) drain(d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case _, ok := <-c.ch:
+			if !ok {
+				return
+			}
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// done waits for the reader goroutine, which ends now that Wait has closed the pipe.
+func (c *chanLines) done() {
+	for range c.ch {
+	}
+}

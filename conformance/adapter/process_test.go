@@ -1,0 +1,124 @@
+package adapter_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+// faulty is the reference with one fault on uri.decode, for the test binary's serve mode.
+type faulty struct {
+	h    adapter.Handler
+	mode string
+}
+
+func (f faulty) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpURIDecode {
+		switch f.mode {
+		case "hang":
+			time.Sleep(time.Hour) // not select{}: the runtime would call that a deadlock and exit
+		case "crash":
+			os.Exit(2)
+		case "garbage":
+			fmt.Println("not a response")
+		}
+	}
+	return f.h.Handle(ctx, req)
+}
+
+// startFaulty starts the test binary as an adapter with the given fault.
+func startFaulty(t *testing.T, mode string, timeout time.Duration) *adapter.Process {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &adapter.Process{Argv: []string{self}, Env: append(os.Environ(), serveEnv+"="+mode), Timeout: timeout}
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+var (
+	encodeA = protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")}
+	decodeA = protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: jsjson.NewObject().Set("uri", "dsh-session:ImEi")}
+)
+
+// TestProcessReaders runs the process client's answers and failures through both ways of
+// reading stdout: read deadlines in the caller (unix) and a reader goroutine (Windows).
+func TestProcessReaders(t *testing.T) {
+	for _, reader := range []string{"deadline", "goroutine"} {
+		t.Run(reader, func(t *testing.T) {
+			if reader == "goroutine" {
+				adapter.UseReaderGoroutine(t)
+			}
+			t.Run("answers", func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				p := startFaulty(t, "1", 10*time.Second)
+				for i := range 50 {
+					req := decodeA
+					req.ID = int64(i)
+					resp, err := p.Call(context.Background(), req)
+					if err != nil || resp.ID != req.ID || resp.Result != "a" {
+						t.Fatalf("call %d: %+v %v", i, resp, err)
+					}
+				}
+				reqs := []protocol.Request{encodeA, decodeA, encodeA}
+				resps, err := p.CallPipelined(context.Background(), reqs)
+				if err != nil || len(resps) != 3 || resps[1].Result != "a" || resps[2].Result != "dsh-session:ImEi" {
+					t.Fatalf("pipelined: %+v %v", resps, err)
+				}
+				// Close leaves no goroutine behind (the reader goroutine included).
+				p.Close()
+				for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before; time.Sleep(10 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("%d goroutines after Close, %d before", runtime.NumGoroutine(), before)
+					}
+				}
+			})
+			for _, tt := range []struct {
+				mode, reason string
+				timeout      time.Duration
+				cancelAfter  time.Duration
+			}{
+				{"hang", "no response within 200ms", 200 * time.Millisecond, 0},
+				{"hang", "cancelled: context deadline exceeded", 10 * time.Second, 100 * time.Millisecond},
+				{"crash", "exited without answering (exit status 2)", 10 * time.Second, 0},
+				{"garbage", "invalid response line", 10 * time.Second, 0},
+			} {
+				t.Run(tt.mode+"/"+tt.reason, func(t *testing.T) {
+					p := startFaulty(t, tt.mode, tt.timeout)
+					ctx := context.Background()
+					if tt.cancelAfter > 0 {
+						var cancel context.CancelFunc
+						ctx, cancel = context.WithTimeout(ctx, tt.cancelAfter)
+						defer cancel()
+					}
+					start := time.Now()
+					_, err := p.Call(ctx, decodeA)
+					if d := time.Since(start); d > 5*time.Second {
+						t.Errorf("the call returned after %v", d)
+					}
+					if err == nil || !strings.Contains(err.Error(), tt.reason) {
+						t.Fatalf("error %v, want it to say %q", err, tt.reason)
+					}
+					// The next call starts the adapter again.
+					resp, err := p.Call(context.Background(), encodeA)
+					if err != nil || resp.Result != "dsh-session:ImEi" || p.Restarts != 1 {
+						t.Errorf("after the failure: %+v %v, %d restarts", resp, err, p.Restarts)
+					}
+				})
+			}
+		})
+	}
+}
