@@ -141,14 +141,24 @@ func allRunes() unicode.RangeTable {
 
 // Number draws a JavaScript number for seqs and timestamps.
 func Number(t *rapid.T, label string) float64 {
-	switch rapid.IntRange(0, 5).Draw(t, label+".kind") {
+	switch rapid.IntRange(0, 6).Draw(t, label+".kind") {
 	case 0:
 		return rapid.Float64().Draw(t, label+".float")
 	case 1:
 		return float64(rapid.Int64Range(-1<<53, 1<<53).Draw(t, label+".big"))
+	case 2:
+		return rapid.SampledFrom(numberEdges).Draw(t, label+".edge")
 	default:
 		return float64(rapid.IntRange(0, 2000).Draw(t, label+".small"))
 	}
+}
+
+// numberEdges are where number-to-string conversions part ways with JavaScript's: the
+// switch to an exponent at 1e21 and below 1e-6 (Go's %g switches at 1e6 and 1e-4), shortest
+// round-trip digits, the extremes, and integers beyond 2^53.
+var numberEdges = []float64{
+	1e6, 123456789, 999999999999999900000, 1e21, 1.5e21, 1e-6, 1e-7, 1.5e-7, 0.1,
+	0.30000000000000004, 5e-324, 1.7976931348623157e308, -1.5, -1e21, 1 << 53, 1<<53 + 2, 1e300,
 }
 
 // must marshals a JSON value built here.

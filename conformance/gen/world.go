@@ -234,9 +234,36 @@ func Content(t *rapid.T, label string, o Options) any {
 
 // References draws the references argument: ids of the world's sessions, unknown ids, the
 // agent itself, duplicates with other labels, and now and then values of the wrong type.
+// agentID is the agent's id, or "" when it is not a string.
+func agentID(agent *jsjson.Object) string {
+	id, _ := agent.Get("id")
+	s, _ := id.(string)
+	return s
+}
+
 func References(t *rapid.T, label string, w *sessionquery.World, agent *jsjson.Object, o Options) any {
 	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, jsjson.NewObject()}).Draw(t, label+".odd")
+	}
+	// A third of the time, one to three sessions the world can read: a prepare that
+	// succeeds, so that what a snapshot holds is checked as often as what fails.
+	var readable []string
+	for _, s := range w.Sessions {
+		if s.Surface != nil && s.ReadError == nil && s.Header.ID != agentID(agent) {
+			readable = append(readable, s.Header.ID)
+		}
+	}
+	if len(readable) > 0 && rapid.IntRange(0, 2).Draw(t, label+".readable?") == 0 {
+		n := rapid.IntRange(1, 3).Draw(t, label+".readableN")
+		out := make([]any, n)
+		for i := range out {
+			ref := jsjson.NewObject().Set("sessionId", rapid.SampledFrom(readable).Draw(t, label+".readable"))
+			if rapid.Bool().Draw(t, label+".labelled") {
+				ref.Set("label", String(t, label+".label", o, 4))
+			}
+			out[i] = ref
+		}
+		return out
 	}
 	n := rapid.IntRange(0, 5).Draw(t, label+".n")
 	out := make([]any, 0, n)
