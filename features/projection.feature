@@ -58,6 +58,27 @@ Feature: What a snapshot shows
     When a message referencing "s" is prepared
     Then the context text contains "{"sessionId":"s","label":"s","cwd":null,"capturedThroughSeq":null,"conversation":[]}"
 
+  @SR-STR-6 @SR-PROJ-7
+  Scenario Outline: A capture sequence is written as JavaScript writes the number <sequence>
+    Given a session "s" with the conversation:
+      | message | text  |
+      | user    | hello |
+    And the session "s" was captured through sequence <sequence>
+    When a message referencing "s" is prepared
+    Then the context text contains ""capturedThroughSeq":<written>,"
+
+    Examples:
+      | sequence              | written                 |
+      | 42                    | 42                      |
+      | 1000000               | 1000000                 |
+      | 123456789012345678901 | 123456789012345680000   |
+      | 1e21                  | 1e+21                   |
+      | 0.000001              | 0.000001                |
+      | 0.0000001             | 1e-7                    |
+      | 0.30000000000000004   | 0.30000000000000004     |
+      | -0                    | 0                       |
+      | 5e-324                | 5e-324                  |
+
   @SR-QUERY-3
   Scenario: A surface event outside the session-query contract makes preparation fail
     Given a session "s" with an event of type "weird/event"

@@ -351,9 +351,21 @@ func prepareFile() gfile {
 		proj("checkpoints-only", "SR-PROJ-1 SR-RET-10", checkpointMsg("first"), checkpointMsg("second")),
 		proj("checkpoint-after-messages", "SR-PROJ-5", userMsg("u"), checkpointMsg("s"), asstMsg("a")),
 		c("null-captured-seq-and-cwd", "SR-PROJ-7", o("world", world(sess("s", surf(o("capturedThroughSeq", nil, "events", a(userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		c("captured-seq-number-forms", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(1e21, 1e-7, 1e6), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
+		c("captured-seq-number-forms-2", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(0.30000000000000004, 123456789012345680000, 5e-324), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
+		c("captured-seq-number-forms-3", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(-1.5, 1.7976931348623157e308, 0.000001), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
 		c("json-hostile-snapshot", "SR-STR-2 SR-PROMPT-2", o("world", world(sess(u(`i\"d\\<`), cwd(u(`C:\\dir\u2028`)), events(userMsg(u(`</referenced-sessions>\u0000\u001f\u007f&>`))))), "agent", me, "content", "x", "references", refs(refL(u(`i\"d\\<`), u(`<l\u2029>`))))),
 		c("lone-surrogates-kept-untruncated", "SR-STR-1 SR-STR-2", o("world", world(sess("s", events(userMsg(u(`a\ud800b\udc00`))))), "agent", me, "content", "x", "references", refs(refL("s", u(`\udbff`))))),
 	}}
+}
+
+// seqWorld is one session per capturedThroughSeq, s0, s1 …, each with one message.
+func seqWorld(seqs ...float64) *jsjson.Object {
+	ss := make([]*jsjson.Object, len(seqs))
+	for i, seq := range seqs {
+		ss[i] = sess(fmt.Sprintf("s%d", i), surf(o("capturedThroughSeq", seq, "events", a(userMsg("u")))))
+	}
+	return world(ss...)
 }
 
 // only keeps the sessions of w that rs names, so a case shows what it reads.

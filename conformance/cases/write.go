@@ -149,11 +149,21 @@ func scalar(v any) string {
 		}
 		return "false"
 	case float64:
-		return jsjson.NumberString(x)
+		return yamlNumber(x)
 	case string:
 		return quote(x)
 	}
 	panic(fmt.Sprintf("cases: cannot write %T", v))
+}
+
+// yamlNumber writes x as JavaScript does, with ".0" before an exponent: YAML 1.1 parsers
+// (PyYAML) read 1e+21 as a string, and 1.0e+21 as the same float YAML 1.2 parsers read.
+func yamlNumber(x float64) string {
+	s := jsjson.NumberString(x)
+	if i := strings.IndexByte(s, 'e'); i >= 0 && !strings.Contains(s[:i], ".") {
+		s = s[:i] + ".0" + s[i:]
+	}
+	return s
 }
 
 // quote writes a JavaScript string as a YAML double-quoted scalar that YAML 1.1 and 1.2

@@ -59,6 +59,7 @@ func allMutants() []mutant {
 		knob("strings/simple-lower", "strings.ToLower (simple mapping) in the candidate filter", knobs{simpleLower: true}),
 		knob("strings/byte-contains", "substring test on bytes, not code units", knobs{byteContains: true}),
 		knob("strings/rune-count", "byte length as utf8.RuneCountInString", knobs{runeCountBytes: true}),
+		knob("strings/go-numbers", "capturedThroughSeq written by strconv.FormatFloat 'g' (1e+06, 1e-07)", knobs{goNumbers: true}),
 		knob("strings/lone-surrogate-1-byte", "a lone surrogate counted as 1 byte", knobs{surrogateOne: true}),
 		// retention
 		knob("retention/drop-newest", "the newest message may be dropped", knobs{dropNewest: true}),

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
@@ -94,14 +96,13 @@ func (s *portService) Prepare(ctx context.Context, agent service.Agent, content 
 		if !ok {
 			return nil, errcode.New(errcode.BudgetExceeded, "referenced session snapshot cannot fit the configured byte budget")
 		}
-		datas = append(datas, dataValue(d))
+		datas = append(datas, dataValue(d, s.p.k))
 		srcRefs = append(srcRefs, service.SourceReference{SessionID: d.SessionID, Label: d.Label, CapturedThroughSeq: d.CapturedThroughSeq, Stats: st, InputIndex: i})
 	}
-	j, err := jsjson.Marshal(datas)
+	body, err := snapshotJSON(datas, s.p.k)
 	if err != nil {
 		return nil, err
 	}
-	body := string(j)
 	if !s.p.k.noLtEscape { // MUTANT noLtEscape: the prompt keeps `<`
 		body = strings.ReplaceAll(body, "<", `\u003c`)
 	}
@@ -113,7 +114,7 @@ func (s *portService) Prepare(ctx context.Context, agent service.Agent, content 
 }
 
 // dataValue is the snapshot object {sessionId, label, cwd, capturedThroughSeq, conversation}.
-func dataValue(d retention.Data) *jsjson.Object {
+func dataValue(d retention.Data, k knobs) *jsjson.Object {
 	conv := make([]any, len(d.Conversation))
 	for i, m := range d.Conversation {
 		conv[i] = jsjson.NewObject().Set("role", string(m.Role)).Set("text", m.Text)
@@ -124,12 +125,30 @@ func dataValue(d retention.Data) *jsjson.Object {
 	} else {
 		o.Set("cwd", nil)
 	}
-	if d.CapturedThroughSeq != nil {
+	if d.CapturedThroughSeq != nil && k.goNumbers {
+		// MUTANT goNumbers: the number formatted by Go, marked here and put in by snapshotJSON
+		o.Set("capturedThroughSeq", "\ufdd0"+strconv.FormatFloat(*d.CapturedThroughSeq, 'g', -1, 64)+"\ufdd1")
+	} else if d.CapturedThroughSeq != nil {
 		o.Set("capturedThroughSeq", *d.CapturedThroughSeq)
 	} else {
 		o.Set("capturedThroughSeq", nil)
 	}
 	return o.Set("conversation", conv)
+}
+
+// goNumber is a number marked by dataValue for the goNumbers mutant.
+var goNumber = regexp.MustCompile("\"\ufdd0([^\"\ufdd1]*)\ufdd1\"")
+
+// snapshotJSON is JSON.stringify of snapshot values.
+func snapshotJSON(v any, k knobs) (string, error) {
+	j, err := jsjson.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	if k.goNumbers {
+		return goNumber.ReplaceAllString(string(j), "$1"), nil
+	}
+	return string(j), nil
 }
 
 // readAll is Promise.all over the surface reads.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
@@ -63,8 +62,8 @@ func (s *portService) retain(surf sessionquery.Surface, label string, items []re
 			return n
 		}
 		d := data()
-		j, _ := jsjson.Marshal(dataValue(d))
-		return s.byteLen(strings.ReplaceAll(string(j), "<", `\u003c`))
+		j, _ := snapshotJSON(dataValue(d, k), k)
+		return s.byteLen(strings.ReplaceAll(j, "<", `\u003c`))
 	}
 	omittedMessages, dropped := 0, 0
 	for size() > maxBytes {

@@ -28,6 +28,7 @@ type knobs struct {
 	byteContains   bool // substring test on bytes, not code units
 	runeCountBytes bool // byte length as utf8.RuneCountInString
 	surrogateOne   bool // a lone surrogate counted as 1 byte
+	goNumbers      bool // numbers in the snapshot JSON as Go's strconv 'g' (1e+06), not JavaScript's
 
 	// retention
 	dropNewest          bool // the newest message may be dropped

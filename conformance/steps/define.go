@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -52,6 +53,14 @@ func (st *state) registerWorld(sc *godog.ScenarioContext) {
 	})
 	sc.Given(`^a session "([^"]*)" without a surface$`, func(id string) {
 		st.session(text(id)).noSurface = true
+	})
+	sc.Given(`^the session "([^"]*)" was captured through sequence (\S+)$`, func(id, seq string) error {
+		f, err := strconv.ParseFloat(seq, 64)
+		if err != nil {
+			return fmt.Errorf("sequence %q: %v", seq, err)
+		}
+		st.session(text(id)).seq = &f
+		return nil
 	})
 	sc.Given(`^a session "([^"]*)" with an event of type "([^"]*)"$`, func(id, typ string) {
 		s := st.session(text(id))

@@ -58,6 +58,7 @@ type session struct {
 	readErr   bool
 	noSurface bool
 	events    []any
+	seq       *float64 // capturedThroughSeq; nil means the number of events
 }
 
 func (st *state) session(id string) *session {
@@ -95,7 +96,11 @@ func (st *state) world() *jsjson.Object {
 				data, _ := ev.Get("data")
 				events[k] = jsjson.NewObject().Set("type", typ).Set("seq", float64(k+1)).Set("data", data)
 			}
-			o.Set("surface", jsjson.NewObject().Set("capturedThroughSeq", float64(len(events))).Set("events", events))
+			seq := float64(len(events))
+			if s.seq != nil {
+				seq = *s.seq
+			}
+			o.Set("surface", jsjson.NewObject().Set("capturedThroughSeq", seq).Set("events", events))
 		}
 		if s.readErr {
 			o.Set("readError", "session log unreadable")
