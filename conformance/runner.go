@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,11 @@ type Runner struct {
 	Parts []string
 	// Tags is a godog tag expression selecting features, fixture cases and properties.
 	Tags string
+	// Match is a regular expression selecting checks by "part/name", as the report names
+	// them ("fixtures/prepare/self-reference", "properties/uri.encode/…"); unanchored, like
+	// go test -run. Empty selects every check.
+	Match string
+	match *regexp.Regexp
 	// Checks is the number of rapid inputs per property; 0 means properties.DefaultChecks.
 	Checks int
 	// Seed is rapid's base seed; 0 picks a random one. The report always names it.
@@ -122,6 +128,13 @@ func NewRunner(r Runner) (Runner, error) {
 	}
 	if r.Shards < 0 || r.Shard < 0 || (r.Shards == 0) != (r.Shard == 0) || r.Shard > r.Shards {
 		return r, usagef("shard %d/%d: want K/N with 1 <= K <= N", r.Shard, r.Shards)
+	}
+	if r.Match != "" {
+		re, err := regexp.Compile(r.Match)
+		if err != nil {
+			return r, usagef("--run: %v", err)
+		}
+		r.match = re
 	}
 	if err := checkTags(r.Tags); err != nil {
 		return r, err
@@ -191,7 +204,7 @@ func (r Runner) Describe() string {
 func (r Runner) Run(ctx context.Context) *report.Report {
 	start := time.Now()
 	rep := &report.Report{
-		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags,
+		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags, Match: r.Match,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
 		RequireAll: r.RequireAll,
 	}
@@ -300,13 +313,15 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	switch {
 	case err != nil:
 	case part == PartFeatures:
-		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part)})
 	case part == PartFixtures:
-		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress})
+		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part)})
 	case part == PartProperties:
 		cs = properties.Run(ctx, c, properties.Options{
 			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,
-			Select:   func(p properties.Property) bool { return props[p.Name] },
+			Select: func(p properties.Property) bool {
+				return props[p.Name] && (r.match == nil || r.match.MatchString(part+"/"+p.Name))
+			},
 			Progress: r.Progress,
 		})
 	}
@@ -322,6 +337,14 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 		return nil, "0 " + unit
 	}
 	return cs, ""
+}
+
+// selects is the --run selection of part's checks by name, or nil for all of them.
+func (r Runner) selects(part string) func(string) bool {
+	if r.match == nil {
+		return nil
+	}
+	return func(name string) bool { return r.match.MatchString(part + "/" + name) }
 }
 
 func oneLine(s string) string {

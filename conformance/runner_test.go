@@ -332,3 +332,39 @@ func TestProcessCallCancelled(t *testing.T) {
 	assertGone(t, pidfile)
 	assertGoroutines(t, before)
 }
+
+// TestMatchSelectsByName: --run selects checks by part/name, and the rerun expression the
+// report prints for a check selects exactly the checks of that name.
+func TestMatchSelectsByName(t *testing.T) {
+	full := mustRunner(t, conformance.Runner{Checks: 2, Seed: 9}).Run(context.Background())
+	count := map[string]int{}
+	for _, c := range full.Cases {
+		count[c.Part+"/"+c.Name]++
+	}
+	for i, c := range full.Cases {
+		if i%25 != 0 && c.Name != "uri/round-trip" {
+			continue
+		}
+		rep := mustRunner(t, conformance.Runner{Checks: 2, Seed: 9, Match: report.RerunRegexp(c)}).Run(context.Background())
+		if len(rep.Cases) != count[c.Part+"/"+c.Name] {
+			t.Errorf("--run %s ran %d checks, want %d", report.RerunRegexp(c), len(rep.Cases), count[c.Part+"/"+c.Name])
+		}
+		for _, got := range rep.Cases {
+			if got.Part != c.Part || got.Name != c.Name || got.Status != c.Status {
+				t.Errorf("--run %s ran %s/%s (%s)", report.RerunRegexp(c), got.Part, got.Name, got.Status)
+			}
+		}
+		if rep.Match != report.RerunRegexp(c) {
+			t.Errorf("report names the selection %q", rep.Match)
+		}
+	}
+	rep := mustRunner(t, conformance.Runner{Checks: 2, Match: "captured-seq"}).Run(context.Background())
+	if rep.Totals.Pass != 4 || len(rep.Cases) != 4 {
+		t.Errorf("--run captured-seq: %d passed of %d", rep.Totals.Pass, len(rep.Cases))
+	}
+	if _, err := conformance.NewRunner(conformance.Runner{Match: "("}); err == nil {
+		t.Error("an invalid --run expression was accepted")
+	} else if _, ok := err.(*conformance.UsageError); !ok {
+		t.Errorf("invalid --run: %T %v, want a usage error", err, err)
+	}
+}

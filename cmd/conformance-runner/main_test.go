@@ -77,6 +77,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--adapter", "'unterminated"}, 2, ""},
 		{[]string{"--part", "properties", "--tags", "@nothing-has-this"}, 2, "no check was run"},
 		{[]string{"extra"}, 2, ""},
+		{[]string{"--run", "("}, 2, ""},
+		{[]string{"--run", "^fixtures/uri-encode/ascii-id$", "--adapter", fake + " -mode wrong-result -op uri.encode"}, 1, "1 check failed: not conformant; first: fixtures uri-encode/ascii-id"},
+		{[]string{"--run", "zzz-no-such-check"}, 2, "no check was run"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

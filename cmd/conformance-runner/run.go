@@ -38,6 +38,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
 		parts      = fs.String("part", "", "")
 		tags       = fs.String("tags", "", "")
+		match      = fs.String("run", "", "")
 		checks     = fs.Int("checks", 0, "")
 		seed       = fs.Uint64("seed", 0, "")
 		shard      = fs.String("shard", "", "")
@@ -51,7 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, usage, stdout, stderr, usageErr); done {
 		return code
 	}
-	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
+	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Match: *match, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
 	if *adapterCmd != "" {
 		argv, err := splitCommand(*adapterCmd)
 		if err != nil {

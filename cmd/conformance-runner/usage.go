@@ -18,6 +18,8 @@ Flags:
                         error, and the adapter is killed and restarted
   --part P[,P]          parts to run: features, fixtures, properties (default all)
   --tags EXPR           godog tag expression over spec ids and areas, e.g. '@uri && ~@agreement'
+  --run REGEXP          checks whose part/name matches, as the report names them, e.g.
+                        'fixtures/prepare/self-reference$' to rerun one failure
   --checks N            rapid inputs per property (default 100)
   --seed N              rapid seed; the report always prints the one used, so a failure reproduces
   --shard K/N           run the Kth of N deterministic slices; the union of all N is the whole run

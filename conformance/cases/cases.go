@@ -37,6 +37,9 @@ type Options struct {
 	Tags string
 	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
 	Profile string
+	// Select, when set, keeps only the cases whose full name ("uri-decode/padding") it
+	// returns true for (after Tags).
+	Select func(name string) bool
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
 }
@@ -450,6 +453,9 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 	for _, f := range files {
 		for _, fc := range f.Cases {
 			if !fc.AppliesTo(opts.Profile) || !MatchTags(opts.Tags, append([]string{Area(f.Op)}, fc.Requirements...)) {
+				continue
+			}
+			if opts.Select != nil && !opts.Select(f.FullName(fc)) {
 				continue
 			}
 			if err := ctx.Err(); err != nil {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,9 @@ func (r *Report) Header() []string {
 	}
 	if r.Tags != "" {
 		lines = append(lines, "tags: "+r.Tags)
+	}
+	if r.Match != "" {
+		lines = append(lines, "run: "+r.Match)
 	}
 	if r.Shard != "" {
 		lines = append(lines, "shard: "+r.Shard)
@@ -153,6 +157,11 @@ func writeCase(b *strings.Builder, cs result.Case) {
 			fmt.Fprintf(b, "  %-6s %s\n", name+":", clip(v, 4000))
 		}
 	}
+	rerun := "--run '" + strings.ReplaceAll(RerunRegexp(cs), "'", `'\''`) + "'"
+	if cs.Seed != 0 {
+		rerun += " --seed " + strconv.FormatUint(cs.Seed, 10)
+	}
+	field("rerun", rerun)
 	field("input", cs.Input)
 	field("want", cs.Want)
 	field("got", cs.Got)
@@ -162,6 +171,12 @@ func writeCase(b *strings.Builder, cs result.Case) {
 			b.WriteString("    " + l + "\n")
 		}
 	}
+}
+
+// RerunRegexp is the --run expression (Runner.Match) that selects cs alone; the text report
+// prints it quoted for a POSIX shell.
+func RerunRegexp(cs result.Case) string {
+	return "^" + regexp.QuoteMeta(cs.Part+"/"+cs.Name) + "$"
 }
 
 // clip keeps reports readable when an adapter answers with megabytes.

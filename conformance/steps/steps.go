@@ -32,6 +32,8 @@ type Options struct {
 	Tags string
 	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
 	Profile string
+	// Select, when set, keeps only the scenarios whose name it returns true for (after Tags).
+	Select func(name string) bool
 	// Progress, when set, is called with each scenario's result as it finishes.
 	Progress func(result.Case)
 }
@@ -96,6 +98,10 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			st := &state{ctx: ctx, c: c, profile: normalizeProfile(opts.Profile)}
 			st.register(sc)
 			sc.Before(func(gctx context.Context, s *godog.Scenario) (context.Context, error) {
+				if opts.Select != nil && !opts.Select(s.Name) {
+					st.done = true // not selected: skipped, and not reported
+					return gctx, godog.ErrSkip
+				}
 				st.begin(s)
 				return gctx, nil
 			})
