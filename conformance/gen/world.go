@@ -232,8 +232,6 @@ func Content(t *rapid.T, label string, o Options) any {
 	return out
 }
 
-// References draws the references argument: ids of the world's sessions, unknown ids, the
-// agent itself, duplicates with other labels, and now and then values of the wrong type.
 // agentID is the agent's id, or "" when it is not a string.
 func agentID(agent *jsjson.Object) string {
 	id, _ := agent.Get("id")
@@ -241,6 +239,9 @@ func agentID(agent *jsjson.Object) string {
 	return s
 }
 
+// References draws the references argument: ids of the world's sessions, unknown ids, the
+// agent itself, duplicates with other labels, and now and then values of the wrong type;
+// a third of the time, one to three sessions the world can read.
 func References(t *rapid.T, label string, w *sessionquery.World, agent *jsjson.Object, o Options) any {
 	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, jsjson.NewObject()}).Draw(t, label+".odd")
