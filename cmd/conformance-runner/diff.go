@@ -209,7 +209,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	}
 	path := filepath.Join(dir, d.FileName())
 	if err == nil {
-		err = os.WriteFile(path, data, 0o644)
+		err = report.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }) // atomic
 	}
 	if err != nil {
 		fmt.Fprintf(w, "  fixture: %v\n", err)
