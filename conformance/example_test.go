@@ -1,0 +1,48 @@
+package conformance_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+)
+
+// badPadding is the reference with one porting mistake: uri.encode pads its base64.
+type badPadding struct{ adapter.Reference }
+
+func (b *badPadding) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	resp := b.Reference.Handle(ctx, req)
+	if s, ok := resp.Result.(string); ok && req.Op == protocol.OpURIEncode {
+		for len(s)%4 != 0 {
+			s += "="
+		}
+		resp.Result = s
+	}
+	return resp
+}
+
+// Certify an implementation from Go, in-process: the same checks as conformance-runner,
+// here narrowed to the URI fixtures. Each failure names the flags that rerun it alone.
+func ExampleRunner() {
+	r, err := conformance.NewRunner(conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-encode/"})
+	if err != nil {
+		panic(err)
+	}
+	rep := r.Run(context.Background())
+	fmt.Println("exit", rep.Verdict.Code)
+	for _, c := range rep.Cases {
+		if c.Name == "uri-encode/empty-id" {
+			fmt.Println(c.Status, c.Name, c.Input)
+			fmt.Println(c.Message) // and c.Diff, a go-cmp diff (-want +got)
+			fmt.Println("rerun: --run", report.RerunRegexp(c))
+		}
+	}
+	// Output:
+	// exit 1
+	// fail uri-encode/empty-id {"id":0,"op":"uri.encode","args":{"sessionId":""}}
+	// result differs
+	// rerun: --run ^fixtures/uri-encode/empty-id$
+}
