@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -367,5 +368,58 @@ func TestMatchSelectsByName(t *testing.T) {
 		t.Error("an invalid --run expression was accepted")
 	} else if _, ok := err.(*conformance.UsageError); !ok {
 		t.Errorf("invalid --run: %T %v, want a usage error", err, err)
+	}
+}
+
+// TestSkipReportsNotCovered: --skip keeps checks from running and reports them as not
+// covered, never as passed: the verdict is PARTIAL, and a failure under RequireAll.
+func TestSkipReportsNotCovered(t *testing.T) {
+	// Known failures skipped: the port's other checks still decide the verdict.
+	failing := map[string]bool{}
+	rep := mustRunner(t, conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-encode/"}).Run(context.Background())
+	for _, c := range rep.Cases {
+		if c.Status == result.Fail {
+			failing[c.Name] = true
+		}
+	}
+	if len(failing) == 0 || len(failing) == len(rep.Cases) {
+		t.Fatalf("%d of %d checks fail; the test needs some of each", len(failing), len(rep.Cases))
+	}
+	var names []string
+	for n := range failing {
+		names = append(names, regexp.QuoteMeta(n))
+	}
+	skip := "^fixtures/(" + strings.Join(names, "|") + ")$"
+	for _, requireAll := range []bool{false, true} {
+		rep := mustRunner(t, conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-encode/", Skip: skip, RequireAll: requireAll}).Run(context.Background())
+		want := report.ExitConformant
+		if requireAll {
+			want = report.ExitNotConformant
+		}
+		if rep.Verdict.Code != want || rep.Totals.NotCovered != len(failing) || rep.Totals.Pass != len(rep.Cases)-len(failing) {
+			t.Errorf("require-all %v: verdict %d %q, %+v", requireAll, rep.Verdict.Code, rep.Verdict.Summary, rep.Totals)
+		}
+		if !requireAll && !strings.Contains(rep.Verdict.Summary, "partial") {
+			t.Errorf("verdict %q, want partial", rep.Verdict.Summary)
+		}
+		for _, c := range rep.Cases {
+			if failing[c.Name] && (c.Status != result.NotCovered || c.Message != "skipped (--skip)") {
+				t.Errorf("%s: %s %q", c.Name, c.Status, c.Message)
+			}
+		}
+	}
+	// Every part honours it.
+	rep = mustRunner(t, conformance.Runner{Checks: 2, Skip: "captured-seq|capture sequence|^properties/uri/"}).Run(context.Background())
+	per := map[string]int{}
+	for _, c := range rep.Cases {
+		if c.Status == result.NotCovered {
+			per[c.Part]++
+		}
+	}
+	if per["features"] == 0 || per["fixtures"] != 4 || per["properties"] == 0 {
+		t.Errorf("not covered per part: %v", per)
+	}
+	if _, err := conformance.NewRunner(conformance.Runner{Skip: "["}); err == nil {
+		t.Error("an invalid --skip expression was accepted")
 	}
 }

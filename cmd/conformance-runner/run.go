@@ -39,6 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		parts      = fs.String("part", "", "")
 		tags       = fs.String("tags", "", "")
 		match      = fs.String("run", "", "")
+		skip       = fs.String("skip", "", "")
 		checks     = fs.Int("checks", 0, "")
 		seed       = fs.Uint64("seed", 0, "")
 		shard      = fs.String("shard", "", "")
@@ -52,7 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, usage, stdout, stderr, usageErr); done {
 		return code
 	}
-	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Match: *match, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
+	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Match: *match, Skip: *skip, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
 	if *adapterCmd != "" {
 		argv, err := splitCommand(*adapterCmd)
 		if err != nil {

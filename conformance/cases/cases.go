@@ -40,9 +40,15 @@ type Options struct {
 	// Select, when set, keeps only the cases whose full name ("uri-decode/padding") it
 	// returns true for (after Tags).
 	Select func(name string) bool
+	// Skip, when set, reports the selected cases it returns true for as not covered, with
+	// the message Skipped, without running them.
+	Skip func(name string) bool
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
 }
+
+// Skipped is the message of a case that a skip list kept from running (--skip).
+const Skipped = "skipped (--skip)"
 
 // Version is the fixture format version this package reads.
 const Version = 1
@@ -456,6 +462,14 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 				continue
 			}
 			if opts.Select != nil && !opts.Select(f.FullName(fc)) {
+				continue
+			}
+			if opts.Skip != nil && opts.Skip(f.FullName(fc)) {
+				rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Status: result.NotCovered, Message: Skipped}
+				if opts.Progress != nil {
+					opts.Progress(rc)
+				}
+				out = append(out, rc)
 				continue
 			}
 			if err := ctx.Err(); err != nil {

@@ -70,6 +70,9 @@ type Options struct {
 	// Select, when set, keeps only the properties it returns true for (after Tags); the
 	// runner uses it to shard a run.
 	Select func(Property) bool
+	// Skip, when set, reports the selected properties it returns true for as not covered,
+	// with the message Skipped, without running them.
+	Skip func(Property) bool
 	// Progress, when set, is called with each property's result as it finishes.
 	Progress func(result.Case)
 }
@@ -144,7 +147,12 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 		if opts.Select != nil && !opts.Select(p) {
 			continue
 		}
-		cs := e.run(p)
+		var cs result.Case
+		if opts.Skip != nil && opts.Skip(p) {
+			cs = result.Case{Part: "properties", Area: p.Area, Name: p.Name, Requirements: p.Requirements, Status: result.NotCovered, Message: Skipped, Seed: seed}
+		} else {
+			cs = e.run(p)
+		}
 		if opts.Progress != nil {
 			opts.Progress(cs)
 		}
@@ -152,6 +160,9 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	}
 	return out
 }
+
+// Skipped is the message of a property that a skip list kept from running (--skip).
+const Skipped = "skipped (--skip)"
 
 // ensureFlags makes testing.Short callable outside `go test`: rapid calls it, and it panics
 // unless testing's flags are registered and flag.CommandLine is parsed.

@@ -29,6 +29,7 @@ type Report struct {
 	Checks      int            `json:"checks"`                // rapid inputs per property
 	Tags        string         `json:"tags,omitempty"`        // the tag expression selecting checks
 	Match       string         `json:"run,omitempty"`         // the --run expression selecting checks by name
+	Skip        string         `json:"skip,omitempty"`        // the --skip expression: checks reported not covered
 	Shard       string         `json:"shard,omitempty"`       // "K/N" when sharded
 	// Unusable says, in one line, why the adapter could not be certified at all (did not
 	// start, failed hello, or stopped answering); empty when it was usable.

@@ -44,6 +44,9 @@ func (r *Report) Header() []string {
 	if r.Match != "" {
 		lines = append(lines, "run: "+r.Match)
 	}
+	if r.Skip != "" {
+		lines = append(lines, "skip: "+r.Skip+" (reported as not covered)")
+	}
 	if r.Shard != "" {
 		lines = append(lines, "shard: "+r.Shard)
 	}

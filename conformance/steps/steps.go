@@ -34,9 +34,15 @@ type Options struct {
 	Profile string
 	// Select, when set, keeps only the scenarios whose name it returns true for (after Tags).
 	Select func(name string) bool
+	// Skip, when set, reports the selected scenarios it returns true for as not covered,
+	// without running them.
+	Skip func(name string) bool
 	// Progress, when set, is called with each scenario's result as it finishes.
 	Progress func(result.Case)
 }
+
+// Skipped is the message of a check that a skip list kept from running (--skip).
+const Skipped = "skipped (--skip)"
 
 // The profile tags: a scenario tagged with one applies to that release only.
 const (
@@ -103,6 +109,10 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 					return gctx, godog.ErrSkip
 				}
 				st.begin(s)
+				if opts.Skip != nil && opts.Skip(s.Name) {
+					st.notCovered = Skipped
+					return gctx, godog.ErrSkip
+				}
 				return gctx, nil
 			})
 			sc.After(func(gctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
