@@ -423,3 +423,33 @@ func TestSkipReportsNotCovered(t *testing.T) {
 		t.Error("an invalid --skip expression was accepted")
 	}
 }
+
+// TestListNamesTheRun: List names exactly the checks a run with the same selection makes.
+func TestListNamesTheRun(t *testing.T) {
+	for _, sel := range []conformance.Runner{
+		{},
+		{Profile: "0.1.0-rc.8"},
+		{Tags: "@SR-PREP-7", Skip: "unknown"},
+		{Match: "^fixtures/uri-", Shard: 1, Shards: 2},
+	} {
+		listed, err := conformance.List(context.Background(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := sel
+		run.Checks = 2
+		rep := mustRunner(t, run).Run(context.Background())
+		if len(listed) != len(rep.Cases) || len(listed) == 0 {
+			t.Fatalf("%+v: listed %d checks, the run made %d", sel, len(listed), len(rep.Cases))
+		}
+		for i, c := range rep.Cases {
+			l := listed[i]
+			if l.Part != c.Part || l.Name != c.Name || !slices.Equal(l.Requirements, c.Requirements) {
+				t.Errorf("check %d: listed %s/%s %v, ran %s/%s %v", i, l.Part, l.Name, l.Requirements, c.Part, c.Name, c.Requirements)
+			}
+			if (l.Message == "skipped (--skip)") != (c.Message == "skipped (--skip)") {
+				t.Errorf("%s/%s: listed %q, ran %q", c.Part, c.Name, l.Message, c.Message)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -125,5 +126,50 @@ func TestSplitCommand(t *testing.T) {
 		if _, err := splitCommand(bad); err == nil {
 			t.Errorf("splitCommand(%q) succeeded", bad)
 		}
+	}
+}
+
+func TestList(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"list", "--tags", "@SR-PREP-7", "--skip", "unknown"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var skipped int
+	for _, l := range lines {
+		if !strings.Contains(l, "SR-PREP-7") {
+			t.Errorf("line %q does not name SR-PREP-7", l)
+		}
+		if strings.HasSuffix(l, "\t(skipped)") {
+			skipped++
+			if !strings.Contains(strings.Split(l, "\t")[0], "unknown") {
+				t.Errorf("skipped %q does not match the skip list", l)
+			}
+		}
+	}
+	if len(lines) < 5 || skipped == 0 || skipped == len(lines) {
+		t.Errorf("%d lines, %d skipped:\n%s", len(lines), skipped, stdout.String())
+	}
+
+	stdout.Reset()
+	if code := run([]string{"list", "--json", "--part", "properties"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, stderr.String())
+	}
+	var checks []struct {
+		Part, Name   string
+		Requirements []string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &checks); err != nil || len(checks) < 10 {
+		t.Fatalf("--json: %v, %d checks", err, len(checks))
+	}
+	for _, c := range checks {
+		if c.Part != "properties" || c.Name == "" {
+			t.Errorf("--json check %+v", c)
+		}
+	}
+
+	stderr.Reset()
+	if code := run([]string{"list", "--run", "zzz-no-such-check"}, strings.NewReader(""), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "matches no check") {
+		t.Errorf("empty selection: exit %d, %q", code, stderr.String())
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -29,6 +28,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "bench" {
 		return benchCmd(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "list" {
+		return listCmd(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -61,19 +63,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		r.Command = argv
 	}
-	if *parts != "" {
-		for _, p := range strings.Split(*parts, ",") {
-			r.Parts = append(r.Parts, strings.TrimSpace(p))
-		}
-	}
-	if *shard != "" {
-		k, n, ok := strings.Cut(*shard, "/")
-		ki, err1 := strconv.Atoi(k)
-		ni, err2 := strconv.Atoi(n)
-		if !ok || err1 != nil || err2 != nil {
-			return usageErr(stderr, fmt.Sprintf("--shard %q: want K/N, e.g. 1/4", *shard))
-		}
-		r.Shard, r.Shards = ki, ni
+	r.Parts = splitParts(*parts)
+	var err error
+	if r.Shard, r.Shards, err = parseShard(*shard); err != nil {
+		return usageErr(stderr, err.Error())
 	}
 	var show bool
 	switch *progress {

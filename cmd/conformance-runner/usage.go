@@ -6,6 +6,7 @@ const usage = `usage: conformance-runner [flags]            certify the embedded
                                                  serve the embedded reference on stdin/stdout
        conformance-runner diff --adapter 'CMD'   compare with the reference on generated requests (diff -h)
        conformance-runner bench --adapter 'CMD'  time an implementation against the reference (bench -h)
+       conformance-runner list [flags]           list the checks a selection makes, without running them
 
 Runs the Gherkin features, the fixtures and the rapid properties of the session-reference
 contract against an adapter and reports per-part and per-area pass, fail and not-covered
