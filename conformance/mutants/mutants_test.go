@@ -59,6 +59,7 @@ func allMutants() []mutant {
 		knob("strings/simple-lower", "strings.ToLower (simple mapping) in the candidate filter", knobs{simpleLower: true}),
 		knob("strings/byte-contains", "substring test on bytes, not code units", knobs{byteContains: true}),
 		knob("strings/rune-count", "byte length as utf8.RuneCountInString", knobs{runeCountBytes: true}),
+		knob("strings/utf16-length", "byte length as JavaScript's .length (UTF-16 code units)", knobs{utf16Length: true}),
 		knob("strings/go-numbers", "capturedThroughSeq written by strconv.FormatFloat 'g' (1e+06, 1e-07)", knobs{goNumbers: true}),
 		knob("strings/lone-surrogate-1-byte", "a lone surrogate counted as 1 byte", knobs{surrogateOne: true}),
 		// retention
@@ -78,6 +79,7 @@ func allMutants() []mutant {
 		knob("service/limit-after-cancel", "limit validated after the cancellation check", knobs{limitAfterCancel: true}),
 		knob("service/titles-for-all", "titles read for every session even with an empty query", knobs{titlesForAll: true}),
 		knob("service/cwdless-last", "sessions without a cwd ranked last", knobs{cwdlessLast: true}),
+		knob("service/newest-first", "within a rank group, the newest session first instead of the listing's order", knobs{newestFirst: true}),
 		knob("service/empty-title-fallback", "an empty title falls back to the id", knobs{emptyTitleFallback: true}),
 		knob("service/max-references-4", "config accepts maxReferences 4", knobs{maxRefs4: true}),
 		{name: "service/sequential-reads", mistake: "surfaces read sequentially, stopping at the first failure",

@@ -119,6 +119,9 @@ func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, q
 		}
 	}
 	byRank := func(a, b rec) int {
+		if s.p.k.newestFirst { // MUTANT newestFirst: the newest first within a group, not the listing's order
+			return cmp.Or(cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)), cmp.Compare(b.h.CreatedAt, a.h.CreatedAt), cmp.Compare(a.index, b.index))
+		}
 		return cmp.Or(cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)), cmp.Compare(a.index, b.index))
 	}
 	inspected := records

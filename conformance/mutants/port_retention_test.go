@@ -15,6 +15,8 @@ func (s *portService) byteLen(x string) int {
 	switch {
 	case s.p.k.runeCountBytes:
 		return utf8.RuneCountInString(x) // MUTANT: characters, not bytes
+	case s.p.k.utf16Length:
+		return len(jsstring.UTF16(x)) // MUTANT: JavaScript's .length, UTF-16 code units, not bytes
 	case s.p.k.surrogateOne:
 		lone := 0 // MUTANT: a lone surrogate counts 1 byte, not the 3 of U+FFFD
 		for i := 0; i < len(x); {

@@ -29,6 +29,7 @@ type knobs struct {
 	runeCountBytes bool // byte length as utf8.RuneCountInString
 	surrogateOne   bool // a lone surrogate counted as 1 byte
 	goNumbers      bool // numbers in the snapshot JSON as Go's strconv 'g' (1e+06), not JavaScript's
+	utf16Length    bool // byte length as JavaScript's .length (UTF-16 code units)
 
 	// retention
 	dropNewest          bool // the newest message may be dropped
@@ -47,6 +48,7 @@ type knobs struct {
 	limitAfterCancel   bool // the limit validated after the cancellation check
 	titlesForAll       bool // titles read for every session with an empty query
 	cwdlessLast        bool // sessions without a cwd ranked last
+	newestFirst        bool // within a rank group, the newest createdAt first
 	emptyTitleFallback bool // an empty title falls back to the id
 	maxRefs4           bool // maxReferences 4 accepted
 	sequentialReads    bool // surfaces read one after the other, stopping at a failure
