@@ -164,6 +164,16 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 	if _, err := p.stdin.Write(line); err != nil {
 		return fail("stdin closed: %v (%v)", err, p.reap())
 	}
+	resp, failure := p.answer(ctx, req)
+	if failure != "" {
+		return fail("%s", failure)
+	}
+	return resp, nil
+}
+
+// answer reads the response to req. A failure is what the adapter did wrong, in one line;
+// the caller kills the adapter.
+func (p *Process) answer(ctx context.Context, req protocol.Request) (protocol.Response, string) {
 	timeout := p.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
@@ -171,22 +181,22 @@ func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Resp
 	line, why := p.stdout.read(ctx, timeout)
 	switch why {
 	case readTooLong:
-		return fail("response line longer than %d bytes", MaxLine)
+		return protocol.Response{}, fmt.Sprintf("response line longer than %d bytes", MaxLine)
 	case readExited:
-		return fail("exited without answering (%v)", p.reap())
+		return protocol.Response{}, fmt.Sprintf("exited without answering (%v)", p.reap())
 	case readTimeout:
-		return fail("no response within %v (raise it with --timeout)", timeout)
+		return protocol.Response{}, fmt.Sprintf("no response within %v (raise it with --timeout)", timeout)
 	case readCanceled:
-		return fail("cancelled: %v", ctx.Err())
+		return protocol.Response{}, fmt.Sprintf("cancelled: %v", ctx.Err())
 	}
 	resp, err := protocol.ParseResponse(string(line))
 	if err != nil {
-		return fail("invalid response line: %v: %s", err, clip(line))
+		return protocol.Response{}, fmt.Sprintf("invalid response line: %v: %s", err, clip(line))
 	}
 	if resp.ID != req.ID {
-		return fail("answered id %d to request id %d", resp.ID, req.ID)
+		return protocol.Response{}, fmt.Sprintf("answered id %d to request id %d", resp.ID, req.ID)
 	}
-	return resp, nil
+	return resp, ""
 }
 
 // CallPipelined sends every request of reqs without waiting for the answers between them,
@@ -219,34 +229,13 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 		_, err := stdin.Write(buf)
 		wrote <- err
 	}()
-	timeout := p.Timeout
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
 	out := make([]protocol.Response, 0, len(reqs))
 	for _, req := range reqs {
-		fail := func(format string, args ...any) ([]protocol.Response, error) {
+		resp, failure := p.answer(ctx, req)
+		if failure != "" {
 			p.kill()
 			<-wrote // kill closed stdin, so the writer has returned
-			return out, &TransportError{Op: req.Op, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
-		}
-		line, why := p.stdout.read(ctx, timeout)
-		switch why {
-		case readTooLong:
-			return fail("response line longer than %d bytes", MaxLine)
-		case readExited:
-			return fail("exited without answering (%v)", p.reap())
-		case readTimeout:
-			return fail("no response within %v (raise it with --timeout)", timeout)
-		case readCanceled:
-			return fail("cancelled: %v", ctx.Err())
-		}
-		resp, err := protocol.ParseResponse(string(line))
-		if err != nil {
-			return fail("invalid response line: %v: %s", err, clip(line))
-		}
-		if resp.ID != req.ID {
-			return fail("answered id %d to request id %d", resp.ID, req.ID)
+			return out, &TransportError{Op: req.Op, Reason: failure, Stderr: p.stderr.String()}
 		}
 		out = append(out, resp)
 	}
