@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -24,16 +22,7 @@ func buildBuggy(t *testing.T) string {
 }
 
 // TestDiffScripts runs testdata/diff/*.txtar with the buggy port on $PATH.
-func TestDiffScripts(t *testing.T) {
-	dir := buildBuggy(t)
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/diff",
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
-			return nil
-		},
-	})
-}
+func TestDiffScripts(t *testing.T) { runScripts(t, "testdata/diff", buildBuggy(t)) }
 
 // TestDiffExitCodes checks diff's exit code for each kind of outcome.
 func TestDiffExitCodes(t *testing.T) {

@@ -42,12 +42,14 @@ func buildTool(t *testing.T, pkg, name string) string {
 }
 
 // TestScripts runs testdata/script/*.txtar: the real main, with the fake adapter on $PATH.
-func TestScripts(t *testing.T) {
-	dir := buildFake(t)
+func TestScripts(t *testing.T) { runScripts(t, "testdata/script", buildFake(t)) }
+
+// runScripts runs the testscripts in dir with the tools built in binDir first on $PATH.
+func runScripts(t *testing.T, dir, binDir string) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir: dir,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
 	})
