@@ -32,7 +32,7 @@ func (c handlerCaller) Call(ctx context.Context, req protocol.Request) (protocol
 				ch <- answer{err: &adapter.TransportError{Op: req.Op, Reason: fmt.Sprintf("handler panicked: %v", r)}}
 			}
 		}()
-		ch <- answer{resp: c.h.Handle(cctx, req)}
+		ch <- answer{resp: c.h.Handle(cctx, req.Plain())}
 	}()
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()

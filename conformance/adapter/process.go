@@ -28,7 +28,7 @@ type InProcess struct{ H Handler }
 // Elapsed (there is no transport in-process).
 func (p InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	start := time.Now()
-	resp := p.H.Handle(ctx, req)
+	resp := p.H.Handle(ctx, req.Plain())
 	resp.Elapsed = max(time.Since(start), 1)
 	return resp, nil
 }

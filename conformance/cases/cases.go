@@ -62,6 +62,10 @@ const (
 // UTF16Key is the key of the mapping that writes a JavaScript string as its UTF-16 code units.
 const UTF16Key = "$utf16"
 
+// NumberKey is the key of the mapping that writes a number as the exact JSON text a runner
+// sends ({$number: "2.0"}): a port must read what JSON.parse reads from that text.
+const NumberKey = "$number"
+
 // File is one fixture file: the cases of one op.
 type File struct {
 	Name    string // file name in the fixture folder, e.g. "uri-decode.yaml"
@@ -74,6 +78,8 @@ type File struct {
 type Case struct {
 	Name         string
 	Requirements []string
+	// Traps are the porting traps (spec/porting-traps.md) the case is built to catch.
+	Traps []string
 	// Profiles restricts the case to these contract releases; empty means every release.
 	Profiles []string
 	// Features are adapter features the case needs besides those implied by its data
@@ -195,6 +201,8 @@ func parseCase(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Case,
 			c.Name = v.Value
 		case "requirements":
 			err = v.Decode(&c.Requirements)
+		case "traps":
+			err = v.Decode(&c.Traps)
 		case "profiles":
 			err = v.Decode(&c.Profiles)
 		case "features":
@@ -291,6 +299,13 @@ func Value(n *yaml.Node) (any, error) {
 	case yaml.MappingNode:
 		if len(n.Content) == 2 && n.Content[0].Value == UTF16Key {
 			return utf16Value(n.Content[1])
+		}
+		if len(n.Content) == 2 && n.Content[0].Value == NumberKey {
+			num := jsjson.Number(n.Content[1].Value)
+			if _, err := num.Float64(); err != nil || n.Content[1].ShortTag() != "!!str" {
+				return nil, fmt.Errorf("line %d: %s is not the text of a JSON number", n.Line, NumberKey)
+			}
+			return num, nil
 		}
 		o := jsjson.NewObject()
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -465,7 +480,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 				continue
 			}
 			if opts.Skip != nil && opts.Skip(f.FullName(fc)) {
-				rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Status: result.NotCovered, Message: Skipped}
+				rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Status: result.NotCovered, Message: Skipped}
 				if opts.Progress != nil {
 					opts.Progress(rc)
 				}
@@ -486,7 +501,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 }
 
 func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Case {
-	rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements)}
+	rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}
 	req := f.Request(fc)
 	rc.Input = string(req.Line())
 	if want, err := fc.Want.Response().Line(); err == nil {

@@ -34,7 +34,7 @@ func build(t *testing.T) map[string][]byte {
 				profile = gc.profiles[0]
 			}
 			h := &adapter.Reference{Profile: profile}
-			resp := h.Handle(context.Background(), protocol.Request{ID: 1, Op: g.op, Args: gc.args})
+			resp := h.Handle(context.Background(), protocol.Request{ID: 1, Op: g.op, Args: gc.args}.Plain())
 			w := cases.Want{OK: resp.OK, Result: resp.Result}
 			if !resp.OK {
 				w.Code = resp.Err.Code
@@ -45,7 +45,7 @@ func build(t *testing.T) map[string][]byte {
 					t.Errorf("%s/%s: the reference rejects the request: %s", g.file, gc.name, resp.Err.Message)
 				}
 			}
-			f.Cases = append(f.Cases, cases.Case{Name: gc.name, Requirements: gc.reqs, Profiles: gc.profiles, Args: gc.args, Want: w})
+			f.Cases = append(f.Cases, cases.Case{Name: gc.name, Requirements: gc.reqs, Traps: gc.traps, Profiles: gc.profiles, Args: gc.args, Want: w})
 		}
 		out[g.file] = cases.Marshal(f, header)
 	}

@@ -19,6 +19,7 @@ type gcase struct {
 	reqs     []string
 	args     *jsjson.Object
 	profiles []string
+	traps    []string // spec/porting-traps.md ids the case is built to catch
 }
 
 type gfile struct {
@@ -33,7 +34,7 @@ func c(name string, reqs string, args *jsjson.Object) gcase {
 func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
 
 func generated() []gfile {
-	return []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
+	return append([]gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}, trapFiles()...)
 }
 
 func enc(id string) string { return uri.Encode(id) }

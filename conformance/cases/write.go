@@ -24,6 +24,9 @@ func Marshal(f File, header string) []byte {
 	for _, c := range f.Cases {
 		b.WriteString("  - name: " + quote(c.Name) + "\n")
 		b.WriteString("    requirements: " + flowStrings(c.Requirements) + "\n")
+		if len(c.Traps) > 0 {
+			b.WriteString("    traps: " + flowStrings(c.Traps) + "\n")
+		}
 		if len(c.Profiles) > 0 {
 			b.WriteString("    profiles: " + flowStrings(c.Profiles) + "\n")
 		}
@@ -150,6 +153,8 @@ func scalar(v any) string {
 		return "false"
 	case float64:
 		return yamlNumber(x)
+	case jsjson.Number:
+		return "{" + NumberKey + ": " + quote(string(x)) + "}"
 	case string:
 		return quote(x)
 	}

@@ -100,6 +100,16 @@ func (r Request) Value() *jsjson.Object {
 	return jsjson.NewObject().Set("id", float64(r.ID)).Set("op", r.Op).Set("args", args)
 }
 
+// Plain returns the request as a reader of its line sees it: every jsjson.Number in its
+// arguments (a number a fixture writes as exact text, "2.0") replaced by its double. In-process
+// handlers get this form, the process path sends the text itself.
+func (r Request) Plain() Request {
+	if r.Args != nil {
+		r.Args = jsjson.Plain(r.Args).(*jsjson.Object)
+	}
+	return r
+}
+
 // Line returns the request as one line of JSON, without the newline.
 func (r Request) Line() []byte {
 	b, _ := jsjson.Marshal(r.Value()) // built from JSON values only

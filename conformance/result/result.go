@@ -20,16 +20,19 @@ const (
 
 // Case is one check's outcome.
 type Case struct {
-	Part         string        `json:"part"` // "features", "fixtures" or "properties"
-	Area         string        `json:"area"` // uri, mention, config, candidates, prepare, host, …
-	Name         string        `json:"name"`
-	Requirements []string      `json:"requirements,omitempty"` // spec ids, e.g. SR-URI-3
-	Status       Status        `json:"status"`
-	Message      string        `json:"message,omitempty"` // one line: why it failed
-	Input        string        `json:"input,omitempty"`   // the request, as a protocol line
-	Want         string        `json:"want,omitempty"`
-	Got          string        `json:"got,omitempty"`
-	Diff         string        `json:"diff,omitempty"` // go-cmp diff, (-want +got)
-	Seed         uint64        `json:"seed,omitempty"` // rapid seed, for properties
-	Duration     time.Duration `json:"durationNs"`
+	Part         string   `json:"part"` // "features", "fixtures" or "properties"
+	Area         string   `json:"area"` // uri, mention, config, candidates, prepare, host, …
+	Name         string   `json:"name"`
+	Requirements []string `json:"requirements,omitempty"` // spec ids, e.g. SR-URI-3
+	// Traps are the porting traps (spec/porting-traps.md) the check is built to catch; a
+	// failing check names them so a port author sees which language default to look at.
+	Traps    []string      `json:"traps,omitempty"`
+	Status   Status        `json:"status"`
+	Message  string        `json:"message,omitempty"` // one line: why it failed
+	Input    string        `json:"input,omitempty"`   // the request, as a protocol line
+	Want     string        `json:"want,omitempty"`
+	Got      string        `json:"got,omitempty"`
+	Diff     string        `json:"diff,omitempty"` // go-cmp diff, (-want +got)
+	Seed     uint64        `json:"seed,omitempty"` // rapid seed, for properties
+	Duration time.Duration `json:"durationNs"`
 }

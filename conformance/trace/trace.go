@@ -147,6 +147,11 @@ type Scenario struct {
 // ScenarioTags reads the @SR-* tags of every scenario of the *.feature files in fsys. Tags on
 // the Feature line apply to all its scenarios, tags on an Examples block to its outline.
 func ScenarioTags(fsys fs.FS) ([]Scenario, error) {
+	return scenarioTags(fsys, func(id string) bool { return strings.HasPrefix(id, "SR-") })
+}
+
+// scenarioTags reads the tags of every scenario for which keep holds (without the @).
+func scenarioTags(fsys fs.FS, keep func(string) bool) ([]Scenario, error) {
 	names, err := fs.Glob(fsys, "*.feature")
 	if err != nil {
 		return nil, err
@@ -169,8 +174,8 @@ func ScenarioTags(fsys fs.FS) ([]Scenario, error) {
 					if strings.HasPrefix(t, "#") {
 						break
 					}
-					if strings.HasPrefix(t, "@SR-") {
-						pending = append(pending, strings.TrimPrefix(t, "@"))
+					if id := strings.TrimPrefix(t, "@"); id != t && keep(id) {
+						pending = append(pending, id)
 					}
 				}
 			case strings.HasPrefix(line, "Feature:"):

@@ -397,3 +397,27 @@ func short(s string) string {
 
 // Variables, so that 0.1 + 0.2 is float64 arithmetic and not exact constant arithmetic.
 var pointOne, pointTwo = 0.1, 0.2
+
+func TestNumberVerbatim(t *testing.T) {
+	o := jsjson.NewObject().Set("a", jsjson.Number("2.0")).Set("b", []any{jsjson.Number("1e2"), jsjson.Number("-0")}).Set("c", 1.5)
+	b, err := jsjson.Marshal(o)
+	if err != nil || string(b) != `{"a":2.0,"b":[1e2,-0],"c":1.5}` {
+		t.Fatalf("Marshal = %s, %v", b, err)
+	}
+	if _, err := jsjson.Marshal(jsjson.Number("02")); err == nil {
+		t.Errorf("Marshal accepted the number text 02")
+	}
+	p := jsjson.Plain(o).(*jsjson.Object)
+	if a, _ := p.Get("a"); a != 2.0 {
+		t.Errorf("Plain a = %#v", a)
+	}
+	if b, _ := p.Get("b"); b.([]any)[0] != 100.0 {
+		t.Errorf("Plain b = %#v", b)
+	}
+	if a, _ := o.Get("a"); a != jsjson.Number("2.0") {
+		t.Errorf("Plain changed its argument")
+	}
+	if jsjson.TypeOf(jsjson.Number("1")) != "number" {
+		t.Errorf("jsjson.TypeOf(Number) = %s", jsjson.TypeOf(jsjson.Number("1")))
+	}
+}

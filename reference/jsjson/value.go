@@ -100,6 +100,11 @@ func Append(dst []byte, v any) ([]byte, error) {
 		return strconv.AppendBool(dst, x), nil
 	case float64:
 		return AppendNumber(dst, x), nil
+	case Number:
+		if _, err := x.Float64(); err != nil {
+			return dst, err
+		}
+		return append(dst, x...), nil
 	case int:
 		return AppendNumber(dst, float64(x)), nil
 	case string:
@@ -161,10 +166,74 @@ func TypeOf(v any) string {
 	switch v.(type) {
 	case bool:
 		return "boolean"
-	case float64, int:
+	case float64, int, Number:
 		return "number"
 	case string:
 		return "string"
 	}
 	return "object"
+}
+
+// Number is a JSON number kept as the text it is written with ("2.0", "1e2", "-0"), as
+// encoding/json's Number is. Append writes it verbatim, so a writer can put on the wire a
+// number in a form JSON.stringify never produces; Parse never returns one.
+type Number string
+
+// Float64 returns the double that JSON.parse reads from n, or an error when n is not a JSON
+// number.
+func (n Number) Float64() (float64, error) {
+	v, err := Parse(string(n))
+	if f, ok := v.(float64); ok && err == nil {
+		return f, nil
+	}
+	return 0, fmt.Errorf("jsjson: %q is not a JSON number", string(n))
+}
+
+// Plain returns v with every Number replaced by the double it reads as: the value a reader
+// of v's JSON text gets. v itself is not changed; a v without a Number is returned as it is.
+func Plain(v any) any {
+	if !hasNumber(v) {
+		return v
+	}
+	switch x := v.(type) {
+	case Number:
+		f, _ := x.Float64()
+		return f
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = Plain(e)
+		}
+		return c
+	case *Object:
+		c := &Object{keys: append([]string(nil), x.keys...), m: make(map[string]any, len(x.m))}
+		for k, e := range x.m {
+			c.m[k] = Plain(e)
+		}
+		return c
+	}
+	return v
+}
+
+func hasNumber(v any) bool {
+	switch x := v.(type) {
+	case Number:
+		return true
+	case []any:
+		for _, e := range x {
+			if hasNumber(e) {
+				return true
+			}
+		}
+	case *Object:
+		if x == nil {
+			return false
+		}
+		for _, e := range x.m {
+			if hasNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
