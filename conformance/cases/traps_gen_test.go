@@ -285,7 +285,9 @@ func trapsURI() []gfile {
 func num(text string) jsjson.Number { return jsjson.Number(text) }
 
 func trapsNumbers() gfile {
-	cfg := func(name, reqs string, v any, traps ...string) gcase { return c(name, reqs, o("config", v)).trap(traps...) }
+	cfg := func(name, reqs string, v any, traps ...string) gcase {
+		return c(name, reqs, o("config", v)).trap(traps...)
+	}
 	cs := []gcase{
 		cfg("max-references-true", "SR-CONF-2", o("maxReferences", true), "TRAP-TYPE-BOOL-AS-INT"),
 		cfg("candidate-limit-true", "SR-CONF-2", o("candidateLimit", true), "TRAP-TYPE-BOOL-AS-INT"),
@@ -446,7 +448,9 @@ func trapsOrder() []gfile {
 		}
 		return world(ss...)
 	}
-	cand := func(name, reqs string, args *jsjson.Object, traps ...string) gcase { return c(name, reqs, args).trap(traps...) }
+	cand := func(name, reqs string, args *jsjson.Object, traps ...string) gcase {
+		return c(name, reqs, args).trap(traps...)
+	}
 	cands := []gcase{
 		cand("rank-keeps-listing-order-17", "SR-CAND-2", o("world", mixed(17), "agent", me), "TRAP-ORDER-UNSTABLE-SORT"),
 		cand("rank-keeps-listing-order-40", "SR-CAND-2", o("world", mixed(40), "agent", me), "TRAP-ORDER-UNSTABLE-SORT"),
