@@ -32,7 +32,10 @@ func (c handlerCaller) Call(ctx context.Context, req protocol.Request) (protocol
 				ch <- answer{err: &adapter.TransportError{Op: req.Op, Reason: fmt.Sprintf("handler panicked: %v", r)}}
 			}
 		}()
-		ch <- answer{resp: c.h.Handle(cctx, req.Plain())}
+		if _, raw := c.h.(adapter.WireNumbers); !raw {
+			req = req.Plain()
+		}
+		ch <- answer{resp: c.h.Handle(cctx, req)}
 	}()
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()

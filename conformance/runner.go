@@ -233,6 +233,9 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		} else {
 			rep.Requirements = requirementRows(m, rep.Cases)
 		}
+		if err := addTrapHints(rep.Cases); err != nil {
+			rep.Warnings = append(rep.Warnings, "trap catalogue: "+err.Error())
+		}
 		rep.Finish()
 	}()
 	if h, err := cases.Hash(r.Fixtures); err != nil {
@@ -327,7 +330,7 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	case part == PartFeatures:
 		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part)})
 	case part == PartFixtures:
-		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part)})
+		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part), Oracle: &adapter.Reference{Profile: r.Profile}})
 	case part == PartProperties:
 		cs = properties.Run(ctx, c, properties.Options{
 			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,

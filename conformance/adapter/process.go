@@ -28,13 +28,21 @@ type InProcess struct{ H Handler }
 // Elapsed (there is no transport in-process).
 func (p InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	start := time.Now()
-	resp := p.H.Handle(ctx, req.Plain())
+	if _, raw := p.H.(WireNumbers); !raw {
+		req = req.Plain()
+	}
+	resp := p.H.Handle(ctx, req)
 	resp.Elapsed = max(time.Since(start), 1)
 	return resp, nil
 }
 
 // Close does nothing.
 func (InProcess) Close() error { return nil }
+
+// WireNumbers is implemented by a Handler that wants a number a fixture writes as exact JSON
+// text ({$number: "2.0"}) as that text, a jsjson.Number, the way a port reading the request
+// line sees it. Other in-process handlers get the double it reads as (protocol.Request.Plain).
+type WireNumbers interface{ WireNumbers() }
 
 // TransportError is an adapter that broke the protocol or stopped answering.
 type TransportError struct {

@@ -45,6 +45,9 @@ type Options struct {
 	Skip func(name string) bool
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
+	// Oracle, when set, answers as the contract does (the embedded reference): a failing
+	// chunked trap case is then re-run input by input to name the first input that differs.
+	Oracle adapter.Handler
 }
 
 // Skipped is the message of a case that a skip list kept from running (--skip).
@@ -491,6 +494,9 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 				return out, err
 			}
 			rc := runCase(ctx, c, f, fc)
+			if rc.Status == result.Fail && len(fc.Traps) > 0 {
+				rc.Diagnosis = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
+			}
 			if opts.Progress != nil {
 				opts.Progress(rc)
 			}

@@ -41,7 +41,7 @@ func knob(name, mistake string, k knobs) mutant {
 }
 
 func allMutants() []mutant {
-	return []mutant{
+	return append([]mutant{
 		// URI
 		knob("uri/encoding-json", "EncodeURI with encoding/json (HTML escapes, U+2028/U+2029 escaped)", knobs{encodingJSON: true}),
 		knob("uri/upper-surrogate-hex", "lone surrogates escaped with uppercase hex", knobs{upperSurrogateHex: true}),
@@ -85,7 +85,7 @@ func allMutants() []mutant {
 		{name: "service/sequential-reads", mistake: "surfaces read sequentially, stopping at the first failure",
 			impl: port{k: knobs{sequentialReads: true}}, timeout: 1500 * time.Millisecond, checks: 5},
 		knob("service/limit-before-filter", "with a query, the limit applied before the filter", knobs{limitBeforeFilter: true}),
-	}
+	}, trapMutants()...)
 }
 
 // seeds are the fixed rapid seeds every mutant is certified with.
@@ -179,6 +179,9 @@ func TestKitKillsEveryMutant(t *testing.T) {
 				t.Logf("seed %#x: %s: caught by %s", seed, rep.Verdict.Summary, summary(by))
 				if rep.Verdict.Code != report.ExitNotConformant || rep.Totals.Fail == 0 {
 					t.Errorf("SURVIVED with seed %#x (%s): %s; verdict %d %q", seed, m.mistake, summary(by), rep.Verdict.Code, rep.Verdict.Summary)
+				} else if len(by["features"])+len(by["fixtures"]) == 0 {
+					// A verdict must not hang on a rapid seed: a fixed check must kill it.
+					t.Errorf("seed %#x (%s): killed by properties only: %s", seed, m.mistake, summary(by))
 				}
 			}
 		})
@@ -205,4 +208,23 @@ func TestUnmutatedPortIsConformant(t *testing.T) {
 			t.Fatalf("seed %#x: the unmutated port is not conformant: %s\n%s", seed, rep.Verdict.Summary, strings.Join(fails, "\n"))
 		}
 	}
+}
+
+// TestTrapMutantsSpanLanguages: the trap mutants imitate at least 40 language defaults in at
+// least 6 languages, each named language/API.
+func TestTrapMutantsSpanLanguages(t *testing.T) {
+	langs := map[string]int{}
+	n := 0
+	for _, m := range trapMutants() {
+		lang, _, ok := strings.Cut(strings.TrimPrefix(m.name, "trap/"), "-")
+		if !strings.HasPrefix(m.name, "trap/") || !ok {
+			t.Errorf("trap mutant %q is not named trap/LANGUAGE-API", m.name)
+		}
+		langs[lang]++
+		n++
+	}
+	if n < 40 || len(langs) < 6 {
+		t.Errorf("%d trap mutants in %d languages (%v); want at least 40 in 6", n, len(langs), langs)
+	}
+	t.Logf("%d trap mutants: %v", n, langs)
 }

@@ -45,6 +45,9 @@ func await[T any](ctx context.Context, call func(context.Context) (T, error)) (T
 }
 
 func (s *portService) lower(x string) string {
+	if f := s.p.k.trap.lower; f != nil {
+		return f(x) // MUTANT: a language's lowercasing
+	}
 	if s.p.k.simpleLower {
 		return strings.ToLower(x) // MUTANT: Go's simple case mapping
 	}
@@ -52,6 +55,9 @@ func (s *portService) lower(x string) string {
 }
 
 func (s *portService) contains(h, n string) bool {
+	if f := s.p.k.trap.contains; f != nil {
+		return f(h, n) // MUTANT: a language's substring test
+	}
 	if s.p.k.byteContains || (jsstring.WellFormed(n) && utf8.ValidString(h)) {
 		return strings.Contains(h, n) // MUTANT byteContains: bytes, not code units
 	}
@@ -66,7 +72,7 @@ func (s *portService) contains(h, n string) bool {
 
 func (s *portService) rank(c, target *string) int {
 	switch {
-	case c != nil && target != nil && *c == *target:
+	case c != nil && target != nil && s.p.k.trap.equal(*c, *target):
 		return 0
 	case c == nil:
 		if s.p.k.cwdlessLast {
@@ -114,7 +120,7 @@ func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, q
 	}
 	var records []rec
 	for _, r := range listed {
-		if r.Header.ID != agent.ID {
+		if !s.p.k.trap.equal(r.Header.ID, agent.ID) {
 			records = append(records, rec{h: r.Header, index: len(records)})
 		}
 	}
@@ -124,9 +130,15 @@ func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, q
 		}
 		return cmp.Or(cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)), cmp.Compare(a.index, b.index))
 	}
+	sortRanked := func(rs []rec) { slices.SortStableFunc(rs, byRank) }
+	if s.p.k.trap.unstableSort {
+		sortRanked = func(rs []rec) { // MUTANT: an unstable sort by rank alone (pdqsort, introsort)
+			slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)) })
+		}
+	}
 	inspected := records
 	if needle == "" && !s.p.k.titlesForAll { // MUTANT titlesForAll: titles of every session read
-		slices.SortStableFunc(inspected, byRank)
+		sortRanked(inspected)
 		inspected = inspected[:min(lim, len(inspected))]
 	}
 	if needle != "" && s.p.k.limitBeforeFilter {
@@ -159,7 +171,7 @@ func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, q
 		}
 		out = append(out, r)
 	}
-	slices.SortStableFunc(out, byRank)
+	sortRanked(out)
 	out = out[:min(lim, len(out))]
 	cands := make([]service.Candidate, len(out))
 	for i, r := range out {

@@ -58,12 +58,27 @@ func (p port) ParseMentions(text string) (mention.Parsed, error) {
 		case p.k.noUnescape:
 			labelUnits = rawLabel // MUTANT: the label keeps its escapes
 		default:
-			labelUnits = unescape(rawLabel)
+			labelUnits = p.unescape(rawLabel)
 		}
 		refs = append(refs, mention.Reference{SessionID: id, Label: jsstring.FromUTF16(labelUnits)})
 		out = append(out, u[last:i]...)
-		out = append(out, '@')
-		out = append(out, labelUnits...)
+		if f := p.k.trap.replace; f != nil {
+			// MUTANT: "@" + label handed to the regex library as a replacement template
+			groups := [4]string{jsstring.FromUTF16(u[i:end]), "", "", ""}
+			if markdown {
+				groups[1], groups[2] = jsstring.FromUTF16(rawLabel), jsstring.FromUTF16(uriUnits)
+			} else {
+				groups[3] = jsstring.FromUTF16(uriUnits)
+			}
+			r, err := f("@"+jsstring.FromUTF16(labelUnits), groups)
+			if err != nil {
+				return mention.Parsed{}, err
+			}
+			out = append(out, jsstring.UTF16(r)...)
+		} else {
+			out = append(out, '@')
+			out = append(out, labelUnits...)
+		}
 		last, i = end, end
 	}
 	if refs == nil {
@@ -95,6 +110,9 @@ func codePoint(u []uint16, i int) (rune, int) {
 
 // isSpace is the regular expression's \s.
 func (p port) isSpace(r rune) bool {
+	if f := p.k.trap.space; f != nil {
+		return f(r) // MUTANT: a language's regex \s
+	}
 	if p.k.asciiSpace {
 		// MUTANT: Go's regexp \s, [\t\n\f\r ]
 		return r == '\t' || r == '\n' || r == '\f' || r == '\r' || r == ' '
@@ -120,7 +138,7 @@ func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint1
 				return 0, nil, nil, false
 			}
 			r, n := codePoint(u, j+1)
-			if jsstring.IsLineTerminator(r) && !p.k.dotAll { // MUTANT dotAll: `.` takes a line terminator
+			if p.lineTerminator(r) && !p.k.dotAll { // MUTANT dotAll: `.` takes a line terminator
 				return 0, nil, nil, false
 			}
 			j += 1 + n
@@ -158,17 +176,25 @@ func (p port) matchBare(u []uint16, i int) (int, bool) {
 		return 0, false // MUTANT: \bdsh-session:…, a bare URI inside a word is not one
 	}
 	k := i + len(uri.Scheme)
-	for k < len(u) && u[k] < 0x80 && uri.IsPayloadByte(byte(u[k])) {
-		k++
+	for k < len(u) && (u[k] < 0x80 && uri.IsPayloadByte(byte(u[k])) || p.k.trap.payload != nil && p.k.trap.payload(rune(u[k]))) {
+		k++ // MUTANT payload: a language's [\w-] class
 	}
 	return k, k > i+len(uri.Scheme)
 }
 
-func unescape(label []uint16) []uint16 {
+// lineTerminator is what the regular expression's `.` does not match.
+func (p port) lineTerminator(r rune) bool {
+	if f := p.k.trap.lineTerminator; f != nil {
+		return f(r) // MUTANT: a language's regex `.`
+	}
+	return jsstring.IsLineTerminator(r)
+}
+
+func (p port) unescape(label []uint16) []uint16 {
 	out := make([]uint16, 0, len(label))
 	for j := 0; j < len(label); {
 		if label[j] == '\\' && j+1 < len(label) {
-			if r, n := codePoint(label, j+1); !jsstring.IsLineTerminator(r) {
+			if r, n := codePoint(label, j+1); !p.lineTerminator(r) {
 				out = append(out, label[j+1:j+1+n]...)
 				j += 1 + n
 				continue

@@ -26,21 +26,28 @@ func (s *portService) normalize(agentID string, refs []service.Input) ([]service
 	index := map[string]int{}
 	var out []service.Normalized
 	for _, r := range refs {
-		if r.SessionID == agentID && !s.p.k.selfAfterCount {
+		if s.p.k.trap.equal(r.SessionID, agentID) && !s.p.k.selfAfterCount {
 			return nil, self()
 		}
 		label := r.SessionID
 		if r.Label != nil {
 			label = *r.Label
 		}
-		if i, ok := index[r.SessionID]; ok {
+		key := r.SessionID
+		if s.p.k.trap.canonicalEqual {
+			key = nfc(key) // MUTANT: canonically equivalent ids are one
+		}
+		if i, ok := index[key]; ok {
 			if s.p.k.dedupLast {
 				out[i].Label = label // MUTANT: the last occurrence's label wins
 			}
 			continue
 		}
-		index[r.SessionID] = len(out)
+		index[key] = len(out)
 		out = append(out, service.Normalized{SessionID: r.SessionID, Label: label})
+	}
+	if s.p.k.trap.hashOrder {
+		hashOrder(out) // MUTANT: a hash set's iteration order
 	}
 	if len(out) > s.cfg.MaxReferences {
 		return nil, errcode.New(errcode.TooMany, fmt.Sprintf("a message may reference at most %d sessions", s.cfg.MaxReferences))
@@ -125,7 +132,10 @@ func dataValue(d retention.Data, k knobs) *jsjson.Object {
 	} else {
 		o.Set("cwd", nil)
 	}
-	if d.CapturedThroughSeq != nil && k.goNumbers {
+	if d.CapturedThroughSeq != nil && k.trap.number != nil {
+		// MUTANT: the number formatted by a language's writer, marked as goNumbers does
+		o.Set("capturedThroughSeq", "\ufdd0"+k.trap.number(*d.CapturedThroughSeq)+"\ufdd1")
+	} else if d.CapturedThroughSeq != nil && k.goNumbers {
 		// MUTANT goNumbers: the number formatted by Go, marked here and put in by snapshotJSON
 		o.Set("capturedThroughSeq", "\ufdd0"+strconv.FormatFloat(*d.CapturedThroughSeq, 'g', -1, 64)+"\ufdd1")
 	} else if d.CapturedThroughSeq != nil {
@@ -141,11 +151,17 @@ var goNumber = regexp.MustCompile("\"\ufdd0([^\"\ufdd1]*)\ufdd1\"")
 
 // snapshotJSON is JSON.stringify of snapshot values.
 func snapshotJSON(v any, k knobs) (string, error) {
-	j, err := jsjson.Marshal(v)
+	var j []byte
+	var err error
+	if f := k.trap.jsonValue; f != nil {
+		j, err = f(v) // MUTANT: a language's JSON writer
+	} else {
+		j, err = jsjson.Marshal(v)
+	}
 	if err != nil {
 		return "", err
 	}
-	if k.goNumbers {
+	if k.goNumbers || k.trap.number != nil {
 		return goNumber.ReplaceAllString(string(j), "$1"), nil
 	}
 	return string(j), nil

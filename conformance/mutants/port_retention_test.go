@@ -13,6 +13,8 @@ import (
 // byteLen is Buffer.byteLength(s, "utf8").
 func (s *portService) byteLen(x string) int {
 	switch {
+	case s.p.k.trap.byteLen != nil:
+		return s.p.k.trap.byteLen(x) // MUTANT: a language's length
 	case s.p.k.runeCountBytes:
 		return utf8.RuneCountInString(x) // MUTANT: characters, not bytes
 	case s.p.k.utf16Length:
@@ -126,6 +128,9 @@ func (s *portService) truncate(text string, maxBytes int) (string, int) {
 		return text, 0
 	}
 	enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+	if k.trap.surrogatePass {
+		enc = []byte(jsstring.Normalize(text)) // MUTANT: lone surrogates encoded as themselves (WTF-8)
+	}
 	candidate := func(n int) (string, int) {
 		kept, omitted := s.headTail(enc, (n+1)/2, n/2)
 		dots := "…"
@@ -163,8 +168,8 @@ func (s *portService) headTail(enc []byte, head, tail int) (string, int) {
 	prefixEnd := min(head, total)
 	suffixLen := min(total-prefixEnd, tail)
 	suffixStart := total - suffixLen
-	if prefixEnd+suffixLen < total {
-		for prefixEnd > 0 && !utf8.Valid(enc[:prefixEnd]) {
+	if prefixEnd+suffixLen < total && !s.p.k.trap.cutReplace {
+		for prefixEnd > 0 && !utf8.Valid(enc[:prefixEnd]) && !(s.p.k.trap.surrogatePass && jsstring.Canonical(string(enc[:prefixEnd]))) {
 			prefixEnd--
 		}
 		for suffixStart < total && enc[suffixStart]&0xC0 == 0x80 {
@@ -172,6 +177,14 @@ func (s *portService) headTail(enc []byte, head, tail int) (string, int) {
 		}
 	}
 	h, t := string(enc[:prefixEnd]), string(enc[suffixStart:])
+	if s.p.k.trap.cutReplace {
+		// MUTANT: the cut bytes decoded with replacement (Java's new String(bytes, UTF_8),
+		// .NET's Encoding.UTF8.GetString): a split character becomes U+FFFD
+		h, t = strings.ToValidUTF8(h, "\uFFFD"), strings.ToValidUTF8(t, "\uFFFD")
+	}
+	if s.p.k.trap.stripAllBOMs {
+		h, t = strings.TrimLeft(h, "\uFEFF"), strings.TrimLeft(t, "\uFEFF") // MUTANT: every leading BOM
+	}
 	if !s.p.k.keepBOM { // MUTANT keepBOM: TextDecoder's BOM stripping forgotten
 		h, t = strings.TrimPrefix(h, "\uFEFF"), strings.TrimPrefix(t, "\uFEFF")
 	}

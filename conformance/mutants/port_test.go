@@ -53,6 +53,10 @@ type knobs struct {
 	maxRefs4           bool // maxReferences 4 accepted
 	sequentialReads    bool // surfaces read one after the other, stopping at a failure
 	limitBeforeFilter  bool // with a query, the limit applied before filtering
+
+	// language defaults (traps_test.go): each replaces one primitive with what a language's
+	// standard library does by default
+	trap trapKnobs
 }
 
 // port is a Go port of the seed written against adapter.Implementation. With zero knobs it is

@@ -15,7 +15,9 @@ import (
 // EncodeURI is the seed's encodeSessionReferenceUri, ported.
 func (p port) EncodeURI(id string) string {
 	var j []byte
-	if p.k.encodingJSON {
+	if f := p.k.trap.json; f != nil {
+		j = []byte(f(id)) // MUTANT: a language's JSON writer
+	} else if p.k.encodingJSON {
 		j, _ = json.Marshal(id) // MUTANT: HTML-escapes <>&, escapes U+2028/U+2029, U+FFFD for lone surrogates
 	} else {
 		j = jsjson.AppendString(nil, id)

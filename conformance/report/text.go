@@ -155,6 +155,12 @@ func writeCase(b *strings.Builder, cs result.Case) {
 	if len(cs.Requirements) > 0 {
 		fmt.Fprintf(b, "  requirements: %s\n", strings.Join(cs.Requirements, ", "))
 	}
+	for _, h := range cs.TrapHints {
+		fmt.Fprintf(b, "  trap:  %s\n", h)
+	}
+	if cs.Diagnosis != "" {
+		fmt.Fprintf(b, "  first: %s\n", clip(cs.Diagnosis, 400))
+	}
 	field := func(name, v string) {
 		if v != "" {
 			fmt.Fprintf(b, "  %-6s %s\n", name+":", clip(v, 4000))

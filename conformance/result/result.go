@@ -26,13 +26,18 @@ type Case struct {
 	Requirements []string `json:"requirements,omitempty"` // spec ids, e.g. SR-URI-3
 	// Traps are the porting traps (spec/porting-traps.md) the check is built to catch; a
 	// failing check names them so a port author sees which language default to look at.
-	Traps    []string      `json:"traps,omitempty"`
-	Status   Status        `json:"status"`
-	Message  string        `json:"message,omitempty"` // one line: why it failed
-	Input    string        `json:"input,omitempty"`   // the request, as a protocol line
-	Want     string        `json:"want,omitempty"`
-	Got      string        `json:"got,omitempty"`
-	Diff     string        `json:"diff,omitempty"` // go-cmp diff, (-want +got)
-	Seed     uint64        `json:"seed,omitempty"` // rapid seed, for properties
-	Duration time.Duration `json:"durationNs"`
+	Traps []string `json:"traps,omitempty"`
+	// TrapHints explain a failing check's traps in one line each, "looks like …: TRAP-…".
+	TrapHints []string `json:"trapHints,omitempty"`
+	// Diagnosis names, for a failing check made of many inputs, the first input that the
+	// implementation answers differently from the contract.
+	Diagnosis string        `json:"diagnosis,omitempty"`
+	Status    Status        `json:"status"`
+	Message   string        `json:"message,omitempty"` // one line: why it failed
+	Input     string        `json:"input,omitempty"`   // the request, as a protocol line
+	Want      string        `json:"want,omitempty"`
+	Got       string        `json:"got,omitempty"`
+	Diff      string        `json:"diff,omitempty"` // go-cmp diff, (-want +got)
+	Seed      uint64        `json:"seed,omitempty"` // rapid seed, for properties
+	Duration  time.Duration `json:"durationNs"`
 }

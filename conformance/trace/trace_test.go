@@ -1,6 +1,7 @@
 package trace_test
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -94,5 +95,48 @@ Feature: f
 	}
 	if g := strings.Join(parts, "; "); g != want {
 		t.Errorf("got %s\nwant %s", g, want)
+	}
+}
+
+// TestEveryTrapCaught: every trap of spec/porting-traps.md is named by a fixture case or a
+// scenario, and every trap a check names is in the catalogue.
+func TestEveryTrapCaught(t *testing.T) {
+	m, err := trace.BuildTraps(spec.FS, features.FS, fixtures.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Traps); n < 30 {
+		t.Errorf("only %d traps in the catalogue", n)
+	}
+	for _, tr := range m.Traps {
+		t.Logf("%-36s %4d checks", tr.ID, len(m.Covered[tr.ID]))
+	}
+}
+
+func TestTrapCatalogueRejectsBadEntries(t *testing.T) {
+	base, err := spec.FS.Open(trace.SpecFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.Close()
+	reqs, _ := fs.ReadFile(spec.FS, trace.SpecFile)
+	for name, doc := range map[string]string{
+		"unknown requirement": "## TRAP-X-Y: t\n\nThreatens: SR-NOPE-1\nHint: looks like x\n",
+		"no hint":             "## TRAP-X-Y: t\n\nThreatens: SR-STR-1\n",
+		"twice":               "## TRAP-X-Y: t\n\nThreatens: SR-STR-1\nHint: h\n## TRAP-X-Y: u\n\nThreatens: SR-STR-1\nHint: h\n",
+		"empty":               "# nothing\n",
+	} {
+		fsys := fstest.MapFS{trace.SpecFile: {Data: reqs}, trace.TrapsFile: {Data: []byte(doc)}}
+		if _, err := trace.Traps(fsys); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	fsys := fstest.MapFS{trace.SpecFile: {Data: reqs}, trace.TrapsFile: {Data: []byte("## TRAP-X-Y: t\n\nThreatens: SR-STR-1, SR-STR-2\nHint: looks like x\n")}}
+	traps, err := trace.Traps(fsys)
+	if err != nil || len(traps) != 1 || traps[0].Hint != "looks like x" || len(traps[0].Threatens) != 2 {
+		t.Errorf("Traps = %+v, %v", traps, err)
 	}
 }

@@ -1,0 +1,91 @@
+package cases
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
+
+// maxDiagnoseCalls bounds the extra calls one failing case may cost.
+const maxDiagnoseCalls = 64
+
+// diagnose names the first input of a failing chunked trap case that the adapter answers
+// differently from the oracle (the embedded reference). A chunked case is a candidates
+// request whose query and whose one listed title are several inputs joined by "|" or " "
+// (fixtures/traps-case.yaml, traps-sigma.yaml): input i is the same request with the i-th
+// part of each. It returns "" when the case is not chunked or no single input differs.
+func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *jsjson.Object) string {
+	if oracle == nil || op != protocol.OpCandidates {
+		return ""
+	}
+	qv, _ := args.Get("query")
+	q, ok := qv.(string)
+	wv, _ := args.Get("world")
+	w, _ := wv.(*jsjson.Object)
+	if !ok || w == nil {
+		return ""
+	}
+	sv, _ := w.Get("sessions")
+	sessions, _ := sv.([]any)
+	ti := -1
+	for i, s := range sessions {
+		if so, ok := s.(*jsjson.Object); ok && so.Has("title") {
+			if ti >= 0 {
+				return "" // more than one titled session: not a chunked case
+			}
+			ti = i
+		}
+	}
+	if ti < 0 {
+		return ""
+	}
+	tv, _ := sessions[ti].(*jsjson.Object).Get("title")
+	t, ok := tv.(string)
+	if !ok {
+		return ""
+	}
+	for _, sep := range []string{"|", " "} {
+		qs, ts := strings.Split(q, sep), strings.Split(t, sep)
+		if len(qs) < 2 || len(qs) != len(ts) {
+			continue
+		}
+		calls := 0
+		for i := range qs {
+			if calls >= maxDiagnoseCalls || ctx.Err() != nil {
+				return ""
+			}
+			single := jsjson.Clone(args).(*jsjson.Object)
+			single.Set("query", qs[i])
+			sw, _ := single.Get("world")
+			ss, _ := sw.(*jsjson.Object).Get("sessions")
+			ss.([]any)[ti].(*jsjson.Object).Set("title", ts[i])
+			want := oracle.Handle(ctx, protocol.Request{ID: 1, Op: op, Args: single})
+			got, err := c.Do(ctx, op, single)
+			calls++
+			if err != nil {
+				return ""
+			}
+			if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
+				return fmt.Sprintf("first input that differs: query %s (%s) against title %s", jsjson.Quote(qs[i]), codePoints(qs[i]), jsjson.Quote(ts[i]))
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// codePoints writes s as U+XXXX code points (code units for lone surrogates).
+func codePoints(s string) string {
+	var parts []string
+	for len(s) > 0 {
+		r, n := jsstring.DecodeRune(s)
+		parts = append(parts, fmt.Sprintf("U+%04X", r))
+		s = s[n:]
+	}
+	return strings.Join(parts, " ")
+}
