@@ -71,7 +71,7 @@ func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op
 				return ""
 			}
 			if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
-				return fmt.Sprintf("first input that differs: query %s (%s) against title %s", jsjson.Quote(qs[i]), codePoints(qs[i]), jsjson.Quote(ts[i]))
+				return fmt.Sprintf("query %s (%s) against title %s", jsjson.Quote(qs[i]), codePoints(qs[i]), jsjson.Quote(ts[i]))
 			}
 		}
 		return ""

@@ -159,7 +159,7 @@ func writeCase(b *strings.Builder, cs result.Case) {
 		fmt.Fprintf(b, "  trap:  %s\n", h)
 	}
 	if cs.Diagnosis != "" {
-		fmt.Fprintf(b, "  first: %s\n", clip(cs.Diagnosis, 400))
+		fmt.Fprintf(b, "  first differing input: %s\n", clip(cs.Diagnosis, 400))
 	}
 	field := func(name, v string) {
 		if v != "" {
