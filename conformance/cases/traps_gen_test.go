@@ -228,6 +228,12 @@ func trapsMention() gfile {
 		p("bare-uri-before-astral", "SR-MENTION-6", A+"😀", "TRAP-RE-CODE-UNITS"),
 		p("escaped-lone-surrogate-in-label", "SR-MENTION-4 SR-STR-1", m(u(`\\\ud800`), "s"), "TRAP-RE-CODE-UNITS"),
 		p("label-high-surrogate-then-low-after", "SR-MENTION-9 SR-STR-1", m(u(`x\ud83d`), "s")+u(`\ude00 y`), "TRAP-RE-CODE-UNITS"),
+		// Recursive backtracking engines (Java, libstdc++) overflow their stack on these.
+		p("label-of-60000-characters", "SR-MENTION-3 SR-MENTION-4", "x "+m(strings.Repeat("label ", 10000), "s")+" y", "TRAP-RE-BACKTRACKING-DEPTH"),
+		p("label-of-30000-escapes", "SR-MENTION-3 SR-MENTION-4", m(strings.Repeat(`\]`, 30000), "s"), "TRAP-RE-BACKTRACKING-DEPTH"),
+		p("markdown-payload-of-60000-characters", "SR-MENTION-3 SR-MENTION-4", m("L", strings.Repeat("i", 45000)), "TRAP-RE-BACKTRACKING-DEPTH"),
+		p("bare-payload-of-60000-characters", "SR-MENTION-6", "x "+enc(strings.Repeat("i", 45000))+" y", "TRAP-RE-BACKTRACKING-DEPTH"),
+		p("unclosed-label-of-60000-characters", "SR-MENTION-8", "@["+strings.Repeat("a", 60000)+" "+A, "TRAP-RE-BACKTRACKING-DEPTH"),
 	)
 	return gfile{"traps-mention.yaml", protocol.OpMentionParse, cs}
 }
@@ -317,6 +323,11 @@ func trapsNumbers() gfile {
 		cfg("null-max-references-defaults", "SR-CONF-1", o("maxReferences", nil), "TRAP-TYPE-NULL-ABSENT"),
 		cfg("null-config-fails", "SR-CONF-4", nil, "TRAP-TYPE-NULL-ABSENT"),
 		cfg("array-config-is-empty-object", "SR-CONF-4", a(5, 6, 7), "TRAP-TYPE-NULL-ABSENT"),
+		// Falsy is not absent: `x or default` turns these into the defaults.
+		cfg("max-references-0-is-not-absent", "SR-CONF-2", o("maxReferences", 0), "TRAP-TYPE-NULL-ABSENT"),
+		cfg("candidate-limit-0-is-not-absent", "SR-CONF-2", o("candidateLimit", 0), "TRAP-TYPE-NULL-ABSENT"),
+		cfg("max-reference-bytes-false-is-not-absent", "SR-CONF-2", o("maxReferenceBytes", false), "TRAP-TYPE-NULL-ABSENT"),
+		cfg("max-references-empty-string-is-not-absent", "SR-CONF-2", o("maxReferences", ""), "TRAP-TYPE-NULL-ABSENT"),
 	}
 	return gfile{"traps-config.yaml", protocol.OpConfig, cs}
 }
@@ -467,6 +478,9 @@ func trapsOrder() []gfile {
 		cand("limit-null-is-not-absent", "SR-CAND-4", o("world", mixed(5), "agent", me, "limit", nil), "TRAP-TYPE-NULL-ABSENT"),
 		cand("query-null-is-not-absent", "SR-CAND-11", o("world", mixed(5), "agent", me, "query", nil), "TRAP-TYPE-NULL-ABSENT"),
 		cand("title-null-falls-back-to-id", "SR-CAND-5", o("world", world(sess("me"), nullTitle(sess("n")), sess("t", title("T"))), "agent", me), "TRAP-TYPE-NULL-ABSENT"),
+		cand("title-empty-is-not-absent", "SR-CAND-5", o("world", world(sess("me"), sess("e", title("")), sess("t", title("T"))), "agent", me), "TRAP-TYPE-NULL-ABSENT"),
+		cand("limit-0-is-not-absent", "SR-CAND-4", o("world", mixed(5), "agent", me, "limit", 0), "TRAP-TYPE-NULL-ABSENT"),
+		cand("query-empty-string-matches-all", "SR-CAND-11", o("world", mixed(5), "agent", me, "query", ""), "TRAP-TYPE-NULL-ABSENT"),
 	}
 	w := world(sess("a", events(userMsg("from a"))), sess("b", events(userMsg("from b"))), sess("c", events(userMsg("from c"))),
 		sess("zz", events(userMsg("from zz"))), sess("broken", readErr("gone")))
@@ -502,6 +516,9 @@ func trapsOrder() []gfile {
 		prep("abort-during-failing-read", "SR-CANCEL-4", refs(ref("broken")), "cancel", "during-read").trap("TRAP-ASYNC-CANCEL-POINTS"),
 		prep("label-null-is-not-absent", "SR-PREP-1", refs(o("sessionId", "a", "label", nil))).trap("TRAP-TYPE-NULL-ABSENT"),
 		prep("label-absent-is-id", "SR-PREP-3", refs(o("sessionId", "a"))).trap("TRAP-TYPE-NULL-ABSENT"),
+		prep("label-empty-is-not-absent", "SR-PREP-3", refs(o("sessionId", "a", "label", ""))).trap("TRAP-TYPE-NULL-ABSENT"),
+		prep("label-false-is-invalid", "SR-PREP-1", refs(o("sessionId", "a", "label", false))).trap("TRAP-TYPE-NULL-ABSENT"),
+		prep("limit-0-in-config-is-invalid", "SR-CONF-2", refs(ref("a")), "config", o("maxReferences", 0)).trap("TRAP-TYPE-NULL-ABSENT"),
 	)
 	for i, seq := range []any{1e16, 1e20, 1e-6, 1.0 / 3, 100, num("100.0"), num("1e2"), num("-0"), num("-0.0"), num("1E21"), 9007199254740993.0, 2.5e-8} {
 		cs = append(cs, c(fmt.Sprintf("captured-seq-number-text-%02d", i), "SR-STR-6 SR-PROJ-7",
