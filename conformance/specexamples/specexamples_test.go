@@ -26,7 +26,7 @@ func load(t *testing.T) []specexamples.Example {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ex) < 30 {
+	if len(ex) < 40 {
 		t.Fatalf("only %d examples in the spec", len(ex))
 	}
 	return ex
