@@ -5,9 +5,17 @@ Feature: Fitting a snapshot into its budget
   with an exact notice of what was left out. In these examples a session "s" without a
   working directory serializes to 106 bytes with one empty user message.
 
+  # Where the budgets come from: a snapshot of "s" serializes as
+  #   {"sessionId":"s","label":"s","cwd":null,"capturedThroughSeq":K,"conversation":[…]}
+  # which is 80 bytes plus the digits of K (the steps' capturedThroughSeq is the number of
+  # events: one digit here), plus 25 bytes per user message ({"role":"user","text":""}),
+  # 30 per assistant message, 1 per comma between messages, plus each text's serialized bytes
+  # (a "\n" takes 2, a "<" 6, a "…" 3). One empty user message: 80 + 1 + 25 = 106.
+
   Background:
     Given the target agent "me"
 
+  # 106 + 10 bytes of text = 116: the budget is the size, exactly.
   @SR-RET-1
   Scenario: A snapshot that fits is untouched
     Given a session "s" with the conversation:
@@ -22,6 +30,9 @@ Feature: Fitting a snapshot into its budget
       | field     | value |
       | truncated | false |
 
+  # Four messages of 20 bytes: 80 + 1 + (25 + 30 + 25 + 30) + 3 commas + 80 = 274. Dropping
+  # the first leaves 228, still over 191; dropping the second leaves 177. omittedBytes is the
+  # two dropped texts, 20 + 20.
   @SR-RET-2 @SR-RET-10
   Scenario: The oldest messages are dropped first
     Given a session "s" with the conversation:
@@ -59,6 +70,12 @@ Feature: Fitting a snapshot into its budget
       | user | checkpoint summary.. |
       | user | fourth message ..... |
 
+  # 213 bytes in all; dropping "short" leaves 182, 16 over 166, so the 71-byte answer gets a
+  # target of 55. The first cut keeps 22 bytes (55 with its 33-byte notice), but the notice's
+  # "\n" serializes to 2 bytes: 167, one over. The second cut, from the original, gets a
+  # target of 54 and keeps 21 bytes: the head "long answer" (⌈21/2⌉ = 11 bytes) and the tail
+  # "ong answer" (⌊21/2⌋ = 10), joined with nothing between, hence "answerong"; 71 − 21 = 50
+  # bytes omitted, and the text's 54 bytes (55 serialized) make the size 166 exactly.
   @SR-RET-4 @SR-RET-6 @SR-RET-9
   Scenario: The newest message stays, cut in the middle with an exact notice
     Given a session "s" with the conversation:
@@ -71,6 +88,8 @@ Feature: Fitting a snapshot into its budget
       | role      | text                                              |
       | assistant | long answerong answer\n[… omitted 50 UTF-8 bytes …] |
 
+  # 106 is the size with the text empty (see above): any notice is longer than the 0-byte
+  # target, so the text becomes "" with its 10 bytes omitted.
   @SR-RET-5 @SR-RET-6
   Scenario: At exactly the fixed size every text is emptied
     Given a session "s" with the conversation:
