@@ -55,6 +55,8 @@ Feature: Fitting a snapshot into its budget
       | omittedBytes     | 40    |
       | truncated        | true  |
 
+  # 269 bytes; dropping the first user message leaves 223, still over 186; the checkpoint is
+  # passed over and the assistant message dropped: 172.
   @SR-RET-3
   Scenario: A checkpoint is never dropped
     Given a session "s" with the conversation:
@@ -105,6 +107,7 @@ Feature: Fitting a snapshot into its budget
       | omittedBytes | 10    |
       | truncated    | true  |
 
+  # 105 is one byte below the size with the text empty: nothing is left to cut.
   @SR-RET-5
   Scenario: One byte below the fixed size the source cannot fit
     Given a session "s" with the conversation:
@@ -114,6 +117,10 @@ Feature: Fitting a snapshot into its budget
     When a message referencing "s" is prepared
     Then it fails with SESSION_REFERENCE_BUDGET_EXCEEDED
 
+  # The text is 60 bytes ("aé€😀" is 1 + 2 + 3 + 4 bytes, six times), 166 of size, so a
+  # budget B gives a target of B − 106. Head and tail keep whole characters only, so the kept
+  # bytes jump: 1 ("a"), 3 ("aé"), 7 ("aé" and the tail "😀"), 10 ("aé€" and "😀"); each
+  # text, with its notice and the notice's "\n" serialized as 2 bytes, makes the size B.
   @SR-RET-7 @SR-RET-9
   Scenario Outline: A cut never splits a character (<budget> bytes)
     Given a session "s" with a user message "aé€😀" repeated 6 times
@@ -130,6 +137,10 @@ Feature: Fitting a snapshot into its budget
       | 147    | aé😀\n[… omitted 53 UTF-8 bytes …]      |
       | 150    | aé€😀\n[… omitted 50 UTF-8 bytes …]     |
 
+  # 70 bytes of text, 176 of size: the target is 43. The first cut keeps 13 bytes
+  # ("abcdefg", then U+FEFF and "xyz"), 43 bytes with its notice but 44 serialized: one over.
+  # The second cut (target 42) keeps 12: head "abcdef", tail U+FEFF "xyz", whose U+FEFF the
+  # decoder drops; 70 − 12 = 58 omitted, and 42 bytes of text (43 serialized) make 149.
   @SR-RET-8
   Scenario: A byte order mark where the tail starts vanishes but counts as kept
     Given a session "s" with the conversation:
