@@ -60,7 +60,7 @@ func TestUpstream(t *testing.T) {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")
 			}
 			if _, err := os.Stat(modules); err != nil {
-				msg := "node-upstream adapter not installed for profile " + profile + " (npm ci in " + filepath.Base(filepath.Dir(modules)) + ", see its README)"
+				msg := "node-upstream adapter not installed for profile " + profile + ": run npm ci in " + filepath.Dir(modules) + " (see its README)"
 				if os.Getenv(RequireUpstream) != "" {
 					t.Fatal(msg)
 				}
