@@ -114,6 +114,9 @@ Feature: Preparing a message that references sessions
     When a message with the content {"nested":[1,"two",{"three":null}]} referencing "a" is prepared
     Then the content comes back unchanged
 
+  # "d" fits (107 bytes: 80 + 1 digit + 25 + its 1-byte text). "a" does not: after its user
+  # message is dropped and "hi a" emptied, an empty assistant message alone takes
+  # 80 + 1 + 30 = 111 bytes, over 108.
   @SR-PREP-9
   Scenario: One source over its budget fails the whole message
     Given each snapshot may take 108 bytes

@@ -49,6 +49,9 @@ Feature: The context message the model sees
       | b         | Bee   | 2                  | true      | 2                | 2                | 0               | 0            | false     | 0          |
       | a         | a     | 1                  | false     | 1                | 1                | 0               | 0            | false     | 1          |
 
+  # Five "<" are 5 bytes of text but 30 of size (\u003c each): 106 + 30 = 136, one over 135,
+  # so the text is cut; its target, 4 bytes, holds no notice, so it becomes "" (106 bytes).
+  # Counted raw, 111 bytes would have fitted untouched.
   @SR-PROMPT-2 @SR-RET-1
   Scenario: The escaped "<" counts toward the budget
     Given a session "s" with the conversation:

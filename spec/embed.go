@@ -2,6 +2,11 @@
 // (session-reference.md), the fixture format (fixtures.md) and the adapter protocol.
 package spec
 
+// The check lists under the requirements of session-reference.md are generated from the
+// features, fixtures, properties and examples; regenerate them after adding checks.
+//
+//go:generate go test ../conformance/trace -run TestSpecChecks -update
+
 import "embed"
 
 // FS holds every *.md file of this folder.

@@ -251,6 +251,11 @@ func candidatesFile() gfile {
 		c("sharp-s-not-folded", "SR-STR-4", o("world", greek, "agent", me, "query", "strasse")),
 		c("lone-high-needle-matches-half-pair", "SR-STR-5 SR-STR-1", o("world", greek, "agent", me, "query", u(`\ud83d`))),
 		c("lone-low-needle", "SR-STR-5 SR-STR-1", o("world", greek, "agent", me, "query", u(`\udc00`))),
+		// A session listed twice: the title read answers once per unique id (SR-CAND-13).
+		c("duplicate-id-fails-title-pairing", "SR-CAND-13 SR-ERR-2", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me)),
+		c("duplicate-id-with-query-fails", "SR-CAND-13", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me, "query", "b")),
+		c("duplicate-id-beyond-limit-harmless", "SR-CAND-13", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me, "limit", 2)),
+		c("duplicate-self-id-harmless", "SR-CAND-13", o("world", world(sess("a"), sess("me"), sess("me")), "agent", me)),
 	}}
 }
 

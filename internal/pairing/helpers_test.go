@@ -62,7 +62,7 @@ const seedDir = "../../../shared/seed/dsh-session-reference-0.0.1-rc.1"
 // seed returns the seed package folder, skipping when this checkout has no shared/.
 func seed(t *testing.T) string {
 	t.Helper()
-	for _, d := range []string{seedDir, "/work/shared/seed/dsh-session-reference-0.0.1-rc.1"} {
+	for _, d := range []string{seedDir} {
 		if _, err := os.Stat(filepath.Join(d, RecordName)); err == nil {
 			return d
 		}

@@ -154,7 +154,7 @@ function buildSessionQuery(world, cancel) {
 		listSessions(signal) {
 			if (hangHere("listSessions")) return new Promise(() => {});
 			return (async () => {
-				if (has(world, "listError")) throw new Error(world.listError);
+				if (world.listError != null) throw new Error(world.listError); // null is absent (spec/protocol.md)
 				return sessions.map((session) => ({ header: session.header, live: false, persisted: true }));
 			})();
 		},
@@ -169,11 +169,11 @@ function buildSessionQuery(world, cancel) {
 					seen.add(id);
 					const session = find(id);
 					if (session === undefined) settlements.push({ sessionId: id, status: "rejected", reason: new Error("session not found") });
-					else if (has(session, "titleError")) settlements.push({ sessionId: id, status: "rejected", reason: new Error(session.titleError) });
+					else if (session.titleError != null) settlements.push({ sessionId: id, status: "rejected", reason: new Error(session.titleError) });
 					else settlements.push({
 						sessionId: id,
 						status: "fulfilled",
-						value: { session: session.header, ...(session.title === undefined ? {} : { title: { title: session.title } }) },
+						value: { session: session.header, ...(session.title == null ? {} : { title: { title: session.title } }) },
 					});
 				}
 				return settlements;
@@ -185,7 +185,7 @@ function buildSessionQuery(world, cancel) {
 			return (async () => {
 				const session = find(id);
 				if (session === undefined) throw new Error(`session ${JSON.stringify(id)} not found`);
-				if (has(session, "readError")) throw new Error(session.readError);
+				if (session.readError != null) throw new Error(session.readError);
 				return {
 					session: session.header,
 					capturedThroughSeq: session.surface?.capturedThroughSeq ?? null,
