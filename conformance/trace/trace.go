@@ -335,10 +335,7 @@ func checkList(refs []Ref, examples []string) []string {
 			word = k.one
 		}
 		summary = append(summary, fmt.Sprintf("%d %s", len(names), word))
-		quoted := make([]string, len(names))
-		for i, n := range names {
-			quoted[i] = "`" + strings.ReplaceAll(n, "`", "'") + "`"
-		}
+		quoted := quoteGrouped(names)
 		body = append(body, "  - "+strings.ToUpper(word[:1])+word[1:]+": "+strings.Join(quoted, ", "))
 	}
 	if len(summary) == 0 {
@@ -347,4 +344,34 @@ func checkList(refs []Ref, examples []string) []string {
 	out := []string{"  <details><summary>Checks: " + strings.Join(summary, ", ") + "</summary>", ""}
 	out = append(out, body...)
 	return append(out, "", "  </details>")
+}
+
+// maxListedPerFile is how many cases of one fixture file a check list names; a file with more
+// (the generated trap files hold one case per chunk of code points) is written as
+// `file/…` and its count.
+const maxListedPerFile = 8
+
+// quoteGrouped quotes names for a check list, in order, folding the cases of a fixture file
+// that contributes more than maxListedPerFile into one entry.
+func quoteGrouped(names []string) []string {
+	perFile := map[string]int{}
+	for _, n := range names {
+		if f, _, ok := strings.Cut(n, "/"); ok {
+			perFile[f]++
+		}
+	}
+	var out []string
+	done := map[string]bool{}
+	for _, n := range names {
+		f, _, ok := strings.Cut(n, "/")
+		if ok && perFile[f] > maxListedPerFile {
+			if !done[f] {
+				done[f] = true
+				out = append(out, fmt.Sprintf("`%s/…` (%d cases)", strings.ReplaceAll(f, "`", "'"), perFile[f]))
+			}
+			continue
+		}
+		out = append(out, "`"+strings.ReplaceAll(n, "`", "'")+"`")
+	}
+	return out
 }
