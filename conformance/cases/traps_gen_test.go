@@ -262,6 +262,14 @@ func trapsURI() []gfile {
 		d("dangling-sixth-bit-char", "SR-URI-5", A+"A", "TRAP-B64-TRAILING-BITS"),
 		d("unicode-digit-payload", "SR-URI-4", A+"٣", "TRAP-RE-WORD"),
 		d("unicode-letter-payload", "SR-URI-4", A+"é", "TRAP-RE-WORD"),
+		// Bytes that are not UTF-8: Node decodes them to U+FFFD and the canonical check fails;
+		// a strict decoder throws, and that error must still be INVALID_REFERENCE.
+		d("payload-overlong-nul", "SR-URI-5", b64("\"\xc0\x80\""), "TRAP-STR-UTF8-DECODE"),
+		d("payload-surrogate-bytes", "SR-URI-5", b64("\"\xed\xa0\x80\""), "TRAP-STR-UTF8-DECODE"),
+		d("payload-truncated-sequence", "SR-URI-5", b64("\"\xe2\x82\""), "TRAP-STR-UTF8-DECODE"),
+		d("payload-lone-continuation", "SR-URI-5", b64("\"\x80\""), "TRAP-STR-UTF8-DECODE"),
+		d("payload-above-u10ffff", "SR-URI-5", b64("\"\xf4\x90\x80\x80\""), "TRAP-STR-UTF8-DECODE"),
+		d("payload-bom-before-json", "SR-URI-5 SR-URI-6", b64("\xef\xbb\xbf\"a\""), "TRAP-STR-UTF8-DECODE"),
 	}
 	e := func(name, reqs, id string, traps ...string) gcase {
 		return c(name, reqs, o("sessionId", id)).trap(traps...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -72,6 +73,10 @@ func (p port) DecodeURI(u string) (string, error) {
 		enc = enc.Strict()
 	}
 	raw, err := enc.DecodeString(payload)
+	if err == nil && !utf8.Valid(raw) && p.k.trap.utf8Unmapped {
+		// MUTANT: the strict decoder's error escapes unmapped (no contract code)
+		return "", &service.TypeError{Msg: "UnicodeDecodeError: 'utf-8' codec can't decode byte"}
+	}
 	if err != nil || !utf8.Valid(raw) {
 		return bad()
 	}
