@@ -10,6 +10,7 @@ package cases
 import (
 	"context"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -117,8 +119,28 @@ func Area(op string) string {
 	return op
 }
 
-// Load reads every *.yaml file of fsys, in name order.
+// loaded caches what Load read from an embedded folder (fixtures.FS): it cannot change, and
+// parsing its two megabytes of YAML is most of a short run's time. Callers must not modify
+// the files Load returns.
+var loaded sync.Map // embed.FS -> []File
+
+// Load reads every *.yaml file of fsys, in name order. The result is shared between calls
+// for an embed.FS: treat it as read-only.
 func Load(fsys fs.FS) ([]File, error) {
+	if e, ok := fsys.(embed.FS); ok {
+		if files, ok := loaded.Load(e); ok {
+			return files.([]File), nil
+		}
+		files, err := load(fsys)
+		if err == nil {
+			loaded.Store(e, files)
+		}
+		return files, err
+	}
+	return load(fsys)
+}
+
+func load(fsys fs.FS) ([]File, error) {
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return nil, err
@@ -521,7 +543,9 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 		}
 	}
 	start := time.Now()
-	resp, err := c.Do(ctx, f.Op, fc.Args)
+	// A copy: the files are shared by every run of the process (Load), and an in-process
+	// handler may write to what it is given.
+	resp, err := c.Do(ctx, f.Op, jsjson.Clone(fc.Args).(*jsjson.Object))
 	rc.Duration = time.Since(start)
 	if err != nil {
 		rc.Status = result.Error
