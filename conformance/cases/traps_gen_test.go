@@ -529,7 +529,7 @@ func trapsOrder() []gfile {
 		prep("limit-0-in-config-is-invalid", "SR-CONF-2", refs(ref("a")), "config", o("maxReferences", 0)).trap("TRAP-TYPE-NULL-ABSENT"),
 	)
 	for i, seq := range []any{1e16, 1e20, 1e-6, 1.0 / 3, 100, num("100.0"), num("1e2"), num("-0"), num("-0.0"), num("1E21"), 9007199254740993.0, 2.5e-8} {
-		cs = append(cs, c(fmt.Sprintf("captured-seq-number-text-%02d", i), "SR-STR-6 SR-PROJ-7",
+		cs = append(cs, c(fmt.Sprintf("snapshot-number-text-%02d", i), "SR-STR-6 SR-PROJ-7",
 			o("world", world(sess("s", surf(o("capturedThroughSeq", seq, "events", a(userMsg("u")))))), "agent", agent("me"), "content", "x", "references", refs(ref("s")))).trap("TRAP-JSON-NUMBERS"))
 	}
 	return []gfile{{"traps-order-candidates.yaml", protocol.OpCandidates, cands}, {"traps-order-prepare.yaml", protocol.OpPrepare, cs}}
