@@ -1,0 +1,2 @@
+package pairing
+type configState struct{}
