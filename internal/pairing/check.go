@@ -78,9 +78,14 @@ type Pair struct {
 	Action string `json:"action,omitempty"`
 	// WriteError explains a failed --write.
 	WriteError string `json:"writeError,omitempty"`
+	// Set names the configured set (ConfigName) the pair belongs to; "" for a
+	// README pair.
+	Set string `json:"set,omitempty"`
 
-	folder string  // repository-relative folder
-	record *Record // nil unless the record parsed
+	folder string   // repository-relative folder
+	record *Record  // nil unless the record parsed
+	set    *pairSet // the configured set, for a set's document
+	doc    string   // the document's key within its set
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -340,7 +345,7 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 		switch {
 		case e.Name() == BaseName:
 			hasBase = true
-		case IsTranslationName(e.Name()) && !named[e.Name()]:
+		case IsTranslationName(e.Name()) && !named[e.Name()] && !r.covered(join(folder, e.Name())):
 			extra = append(extra, e.Name())
 		}
 	}

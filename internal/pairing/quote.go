@@ -98,3 +98,38 @@ func octal(b *strings.Builder, c byte) {
 	b.WriteByte('0' + (c>>3)&7)
 	b.WriteByte('0' + c&7)
 }
+
+// EscapeTerminal returns s with every byte QuotePath would escape written as a
+// C escape, without surrounding quotes: for printing a file's own lines (a diff)
+// where a quote or backslash is just text but an escape sequence must not reach
+// the terminal. Tabs stay tabs.
+func EscapeTerminal(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\t':
+				b.WriteByte(c)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c < 0x20 || c == 0x7f:
+				octal(&b, c)
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {
+			for j := 0; j < size; j++ {
+				octal(&b, s[i+j])
+			}
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

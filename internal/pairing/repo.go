@@ -34,6 +34,7 @@ type Repo struct {
 	index     map[string]string // path → blob hash of the index, loaded on first use
 	store     *objectStore      // loaded on first use
 	conf      *configState      // the repository-level pairing config, loaded on first use
+	listed    *listing          // the repository's files, listed on first use
 }
 
 func (r *Repo) config() *gitConfig {
@@ -278,18 +279,9 @@ const (
 // Discover returns the repository-relative folders (sorted, "." for the root) that hold
 // a README.i18n.yaml, or a README.md with a translation beside it.
 func (r *Repo) Discover() ([]string, Discovery, error) {
-	var files []string
-	how := DiscoveryWalk
-	if r.GitDir != "" {
-		if listed, err := gitListFiles(r.Root); err == nil {
-			files, how = listed, DiscoveryGit
-		}
-	}
-	if how == DiscoveryWalk {
-		var err error
-		if files, err = walkFiles(r.Root); err != nil {
-			return nil, how, err
-		}
+	files, how, err := r.listFiles()
+	if err != nil {
+		return nil, how, err
 	}
 	names := map[string]map[string]bool{}
 	for _, f := range files {
@@ -319,6 +311,35 @@ func (r *Repo) Discover() ([]string, Discovery, error) {
 	}
 	sort.Strings(dirs)
 	return dirs, how, nil
+}
+
+// listFiles lists the repository's files, slash-separated and relative to the
+// root: git's view when git is at hand, a folder walk otherwise.
+// The listing is made once per Repo.
+func (r *Repo) listFiles() ([]string, Discovery, error) {
+	if r.listed != nil {
+		return r.listed.files, r.listed.how, nil
+	}
+	how := DiscoveryWalk
+	var files []string
+	var err error
+	if r.GitDir != "" {
+		if listed, gerr := gitListFiles(r.Root); gerr == nil {
+			files, how = listed, DiscoveryGit
+		}
+	}
+	if how == DiscoveryWalk {
+		if files, err = walkFiles(r.Root); err != nil {
+			return nil, how, err
+		}
+	}
+	r.listed = &listing{files, how}
+	return files, how, nil
+}
+
+type listing struct {
+	files []string
+	how   Discovery
 }
 
 // gitListFiles lists tracked and unignored untracked files, slash-separated and

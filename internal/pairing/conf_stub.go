@@ -1,2 +1,0 @@
-package pairing
-type configState struct{}
