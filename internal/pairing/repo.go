@@ -3,6 +3,7 @@ package pairing
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Repo is the tree the tool checks: a git work tree, or a plain folder outside git.
@@ -323,7 +325,7 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	how := DiscoveryWalk
 	var files []string
 	var err error
-	if r.GitDir != "" {
+	if r.GitDir != "" && r.gitFilesRegular() {
 		if listed, gerr := gitListFiles(r.Root); gerr == nil {
 			files, how = listed, DiscoveryGit
 		}
@@ -337,16 +339,39 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	return files, how, nil
 }
 
+// gitFilesRegular reports whether the files git ls-files reads first are regular
+// files where they exist; a named pipe there would block git until its timeout.
+func (r *Repo) gitFilesRegular() bool {
+	for _, p := range []string{filepath.Join(r.GitDir, "index"), filepath.Join(r.GitDir, "commondir"), filepath.Join(r.common(), "info", "exclude"),
+		filepath.Join(r.Root, ".gitignore"), filepath.Join(r.GitDir, "HEAD"), filepath.Join(r.common(), "config")} {
+		if info, err := os.Stat(p); err == nil && !info.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
 type listing struct {
 	files []string
 	how   Discovery
 }
 
+// gitListTimeout bounds `git ls-files`; listing even a huge repository takes
+// well under a second.
+var gitListTimeout = 30 * time.Second
+
 // gitListFiles lists tracked and unignored untracked files, slash-separated and
 // relative to root. Git is optional: any failure sends the caller to walkFiles.
+//
+// Git reads files of the repository (the index, .gitignore, info/exclude) without
+// checking their type, so a named pipe among them would block it: the listing is
+// bounded in time, and a timeout sends the caller to the walk like any failure.
 func gitListFiles(root string) ([]string, error) {
-	cmd := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ctx, cancel := context.WithTimeout(context.Background(), gitListTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, err
