@@ -125,15 +125,17 @@ func TestSuffixPairs(t *testing.T) {
 	}
 }
 
-// The seed's README record keeps working beside a config, byte for byte.
+// The seed's README record keeps working beside a config, byte for byte, even
+// when a set's patterns also match its README pair: the record keeps it.
 func TestSeedBesideConfig(t *testing.T) {
 	root := newRepo(t, "")
 	copySeed(t, root, seedFolder)
-	put(t, root, ".translation-pairing.yaml", mirroredConfig)
+	put(t, root, ".translation-pairing.yaml", mirroredConfig+"  - record: translations.i18n.yaml\n    languages: {en: \"**/*.md\", zh: \"**/*.zh.md\"}\n")
 	rec := get(t, root, seedFolder+"/README.i18n.yaml")
 	r := cli(root)
-	if r.code != 0 || !strings.Contains(r.stdout, "confirmed     "+seedFolder+"/README.md <-> "+seedFolder+"/README.zh.md") {
-		t.Errorf("exit %d\n%s", r.code, r.stdout)
+	want := "confirmed     " + seedFolder + "/README.md <-> " + seedFolder + "/README.zh.md (" + seedFolder + "/README.i18n.yaml)\n1 pair: 1 confirmed, 0 not confirmed\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("exit %d\n%s\nwant:\n%s", r.code, r.stdout, want)
 	}
 	if get(t, root, seedFolder+"/README.i18n.yaml") != rec {
 		t.Error("a check changed the seed's record")

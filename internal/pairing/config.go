@@ -424,6 +424,9 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		if len(d.files) < 2 {
 			continue // not translated yet: nothing to pair
 		}
+		if r.readmeRecordNames(d.files) {
+			continue // a README.i18n.yaml beside it already pairs it
+		}
 		var sides []string
 		for _, l := range s.langs {
 			if f, ok := d.files[l.tag]; ok {
@@ -457,6 +460,34 @@ func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bo
 			list(quoted), isAre(quoted), QuotePath(base.Record), r.fixCommand(paths[0]))
 	}
 	return p
+}
+
+// readmeRecordNames reports whether a README.i18n.yaml names one of files, so a
+// set whose patterns also match a README pair leaves that pair to its record.
+func (r *Repo) readmeRecordNames(files map[string]string) bool {
+	for _, f := range files {
+		dir, name := path.Split(f)
+		folder := path.Clean(dir)
+		if r.readmeNames == nil {
+			r.readmeNames = map[string]map[string]bool{}
+		}
+		names, ok := r.readmeNames[folder]
+		if !ok {
+			names = map[string]bool{}
+			if data, err := r.readRecord(join(folder, RecordName)); err == nil {
+				if rec, err := ParseRecord(data, r.Format); err == nil {
+					for _, e := range rec.Entries {
+						names[e.Name] = true
+					}
+				}
+			}
+			r.readmeNames[folder] = names
+		}
+		if names[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // covered reports whether a configured set claims rel as one of its documents,

@@ -37,6 +37,8 @@ type Repo struct {
 	store     *objectStore      // loaded on first use
 	conf      *configState      // the repository-level pairing config, loaded on first use
 	listed    *listing          // the repository's files, listed on first use
+
+	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
 }
 
 func (r *Repo) config() *gitConfig {
