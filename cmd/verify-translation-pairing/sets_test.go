@@ -199,8 +199,8 @@ func TestChangesSinceConfirmation(t *testing.T) {
 	r := cli(root)
 	for _, want := range []string{
 		"both-changed  README.md and README.zh.md both changed since confirmation",
-		"              README.md since confirmation (confirmed blob from a loose object): +1 -1 lines\n                @@ -1,3 +1,3 @@\n                 # Title\n                 \n                -First paragraph.\n                +First paragraph, edited.\n",
-		"              README.zh.md since confirmation (confirmed blob from a loose object): +2 -0 lines\n",
+		"              README.md since confirmation (confirmed blob read from a loose object): +1 -1 lines\n                @@ -1,3 +1,3 @@\n                 # Title\n                 \n                -First paragraph.\n                +First paragraph, edited.\n",
+		"              README.zh.md since confirmation (confirmed blob read from a loose object): +2 -0 lines\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
