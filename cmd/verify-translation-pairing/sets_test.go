@@ -256,3 +256,32 @@ func TestAutocrlfPairIsConfirmed(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// A set's patterns lie below its record's folder; a side reached through a
+// symbolic link out of the repository is never recorded.
+func TestSetRecordFolders(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, ".translation-pairing.yaml", "sets:\n  - record: i18n/records/site.yaml\n    languages: {en: \"site/en/*.md\", zh: \"site/zh/*.md\"}\n")
+	put(t, root, "site/en/a.md", "a\n")
+	put(t, root, "site/zh/a.md", "甲\n")
+	put(t, root, "README.md", "x\n")
+	// Patterns must lie below the record's folder.
+	if r := cli(root); !strings.Contains(r.stdout, "not below the folder of its record") {
+		t.Fatalf("%s", r.stdout)
+	}
+	put(t, root, ".translation-pairing.yaml", "sets:\n  - record: i18n/site.yaml\n    languages: {en: \"i18n/en/*.md\", zh: \"i18n/zh/*.md\"}\n")
+	put(t, root, "i18n/en/a.md", "a\n")
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(root, "i18n", "zh"))
+	put(t, outside, "a.md", "甲\n")
+	r := cli(root, "--write", "i18n/en/a.md")
+	if r.code == 0 {
+		t.Errorf("a side through a symlink out of the repository was recorded:\n%s", r.stdout)
+	}
+	os.Remove(filepath.Join(root, "i18n", "zh"))
+	put(t, root, "i18n/zh/a.md", "甲\n")
+	put(t, root, ".translation-pairing.yaml", "sets:\n  - record: i18n/site.yaml\n    languages: {en: \"i18n/en/*.md\", zh: \"i18n/zh/*.md\"}\n")
+	if r := cli(root, "--write", "i18n/zh/a.md"); r.code != 0 || !strings.Contains(r.stdout, "created the record") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

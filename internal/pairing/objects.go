@@ -44,10 +44,24 @@ type objectStore struct {
 }
 
 type packIndex struct {
-	pack   string // path of the .pack
-	names  []byte // sorted hashes, hashLen each
-	offs   []uint64
-	hashLn int
+	pack    string   // path of the .pack
+	f       *os.File // the open .idx, read on demand
+	size    int64
+	v2      bool
+	fanout  [256]uint32
+	n       int64
+	namesAt int64
+	offsAt  int64
+	largeAt int64
+	hashLn  int
+}
+
+// close releases the open index files.
+func (s *objectStore) close() {
+	for _, p := range s.packs {
+		p.f.Close()
+	}
+	s.packs, s.loaded = nil, false
 }
 
 func newObjectStore(format ObjectFormat, objectsDir string) *objectStore {
@@ -191,66 +205,117 @@ func readLoose(path string) (string, []byte, error) {
 	return typ, data, nil
 }
 
-// readPackIndex reads a .idx file (version 2, or the original version 1).
+// readPackIndex opens a .idx file (version 2, or the original version 1). Only
+// its fan-out table is read up front; lookups read the few entries a binary
+// search visits, so a huge repository's index costs no memory.
 func readPackIndex(path string, hashLen int) (*packIndex, error) {
-	data, err := readRegular(path, 1<<30)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	pi := &packIndex{pack: strings.TrimSuffix(path, ".idx") + ".pack", hashLn: hashLen}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	pi := &packIndex{pack: strings.TrimSuffix(path, ".idx") + ".pack", hashLn: hashLen, f: f, size: info.Size()}
 	bad := fmt.Errorf("%s: malformed pack index", filepath.Base(path))
-	if len(data) >= 8 && bytes.Equal(data[:4], []byte{0xff, 't', 'O', 'c'}) {
-		if binary.BigEndian.Uint32(data[4:8]) != 2 || len(data) < 8+1024 {
-			return nil, bad
-		}
-		n := int(binary.BigEndian.Uint32(data[8+1020:]))
-		names := 8 + 1024
-		crcs := names + n*hashLen
-		offs := crcs + n*4
-		large := offs + n*4
-		if n < 0 || large > len(data) {
-			return nil, bad
-		}
-		pi.names = data[names:crcs]
-		pi.offs = make([]uint64, n)
-		for i := 0; i < n; i++ {
-			o := uint64(binary.BigEndian.Uint32(data[offs+4*i:]))
-			if o&0x80000000 != 0 {
-				k := int(o &^ 0x80000000)
-				if large+8*k+8 > len(data) {
-					return nil, bad
-				}
-				o = binary.BigEndian.Uint64(data[large+8*k:])
-			}
-			pi.offs[i] = o
-		}
-		return pi, nil
-	}
-	// Version 1: fanout, then (4-byte offset, hash) per object.
-	if len(data) < 1024 {
+	head := make([]byte, 8)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		f.Close()
 		return nil, bad
 	}
-	n := int(binary.BigEndian.Uint32(data[1020:]))
-	if n < 0 || 1024+n*(4+hashLen) > len(data) {
+	fanoutAt := int64(0)
+	if bytes.Equal(head[:4], []byte{0xff, 't', 'O', 'c'}) {
+		if binary.BigEndian.Uint32(head[4:8]) != 2 {
+			f.Close()
+			return nil, bad
+		}
+		pi.v2, fanoutAt = true, 8
+	}
+	fan := make([]byte, 1024)
+	if _, err := f.ReadAt(fan, fanoutAt); err != nil {
+		f.Close()
 		return nil, bad
 	}
-	pi.names = make([]byte, 0, n*hashLen)
-	pi.offs = make([]uint64, n)
-	for i := 0; i < n; i++ {
-		e := 1024 + i*(4+hashLen)
-		pi.offs[i] = uint64(binary.BigEndian.Uint32(data[e:]))
-		pi.names = append(pi.names, data[e+4:e+4+hashLen]...)
+	for i := range pi.fanout {
+		pi.fanout[i] = binary.BigEndian.Uint32(fan[4*i:])
+		if i > 0 && pi.fanout[i] < pi.fanout[i-1] {
+			f.Close()
+			return nil, bad
+		}
+	}
+	n := int64(pi.fanout[255])
+	pi.n = n
+	if pi.v2 {
+		pi.namesAt = 8 + 1024
+		pi.offsAt = pi.namesAt + n*int64(hashLen) + n*4
+		pi.largeAt = pi.offsAt + n*4
+		if pi.largeAt > pi.size {
+			f.Close()
+			return nil, bad
+		}
+	} else if 1024+n*int64(4+hashLen) > pi.size {
+		f.Close()
+		return nil, bad
 	}
 	return pi, nil
 }
 
+// name returns the i-th hash of the index.
+func (pi *packIndex) name(i int64) ([]byte, error) {
+	b := make([]byte, pi.hashLn)
+	at := pi.namesAt + i*int64(pi.hashLn)
+	if !pi.v2 {
+		at = 1024 + i*int64(4+pi.hashLn) + 4
+	}
+	_, err := pi.f.ReadAt(b, at)
+	return b, err
+}
+
+func (pi *packIndex) offset(i int64) (uint64, error) {
+	var b [8]byte
+	if !pi.v2 {
+		if _, err := pi.f.ReadAt(b[:4], 1024+i*int64(4+pi.hashLn)); err != nil {
+			return 0, err
+		}
+		return uint64(binary.BigEndian.Uint32(b[:4])), nil
+	}
+	if _, err := pi.f.ReadAt(b[:4], pi.offsAt+4*i); err != nil {
+		return 0, err
+	}
+	o := uint64(binary.BigEndian.Uint32(b[:4]))
+	if o&0x80000000 == 0 {
+		return o, nil
+	}
+	k := int64(o &^ 0x80000000)
+	if _, err := pi.f.ReadAt(b[:], pi.largeAt+8*k); err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint64(b[:]), nil
+}
+
 func (pi *packIndex) find(raw []byte) (uint64, bool) {
-	n := len(pi.offs)
-	i := sort.Search(n, func(i int) bool {
-		return bytes.Compare(pi.names[i*pi.hashLn:(i+1)*pi.hashLn], raw) >= 0
-	})
-	if i < n && bytes.Equal(pi.names[i*pi.hashLn:(i+1)*pi.hashLn], raw) {
-		return pi.offs[i], true
+	lo := int64(0)
+	if raw[0] > 0 {
+		lo = int64(pi.fanout[raw[0]-1])
+	}
+	hi := int64(pi.fanout[raw[0]])
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		name, err := pi.name(mid)
+		if err != nil {
+			return 0, false
+		}
+		switch c := bytes.Compare(name, raw); {
+		case c == 0:
+			off, err := pi.offset(mid)
+			return off, err == nil
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
 	}
 	return 0, false
 }

@@ -140,6 +140,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
+	if r.store != nil {
+		r.store.close() // the pack indexes it opened
+	}
 	rep.Summary.ByStatus = map[Status]int{}
 	for i := range rep.Pairs {
 		p := &rep.Pairs[i]

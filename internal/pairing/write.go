@@ -443,6 +443,18 @@ func (r *Repo) writeSetRecord(s *pairSet, selected []Pair) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("cannot create %s: %w", QuotePath(s.Record), err)
 		}
+		// Create missing folders only below an existing one inside the repository:
+		// a symbolic link on the way must not lead the new folders out of it.
+		existing := filepath.Dir(recAbs)
+		for {
+			if _, err := os.Lstat(existing); err == nil || existing == r.Root {
+				break
+			}
+			existing = filepath.Dir(existing)
+		}
+		if real, err := filepath.EvalSymlinks(existing); err != nil || !r.inside(real) {
+			return "", fmt.Errorf("the folder of %s: %w", QuotePath(s.Record), errOutside)
+		}
 		if err := os.MkdirAll(filepath.Dir(recAbs), 0o755); err != nil {
 			return "", writeErr(s.Record, err)
 		}
