@@ -194,22 +194,12 @@ func (r *Repo) crlfToGit(rel string, b []byte, action crlfAction) ([]byte, bool)
 	if !convert {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b))
 	if auto {
 		// A guessed text file has no lone CR (it would be binary): drop every CR.
-		for _, c := range b {
-			if c != '\r' {
-				out = append(out, c)
-			}
-		}
-	} else {
-		for i, c := range b {
-			if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-				continue
-			}
-			out = append(out, c)
-		}
+		return bytes.ReplaceAll(b, []byte("\r"), nil), true
 	}
+	// Drop a CR only before an LF ("\r\r\n" keeps its first CR, as in git).
+	out := bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
 	return out, true
 }
 
