@@ -249,3 +249,26 @@ func TestKillNineDuringWrite(t *testing.T) {
 		noTemps(t, root)
 	}
 }
+
+// The hooks end their entry with "--", so a staged file whose name looks like an
+// option is a file, never an option.
+func TestHookFilesNamedLikeOptions(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "README.md", "x\n")
+	put(t, root, "README.zh.md", "y\n")
+	record(t, root, ".", "README.md", "README.zh.md")
+	put(t, root, "--write", "not an option\n")
+	put(t, root, "-C", "not an option\n")
+	r := cliBounded(t, root, "--pre-commit", "--", "--write", "-C")
+	if r.code != 0 || r.stdout != "" {
+		t.Errorf("irrelevant files named like options: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := get(t, root, "README.i18n.yaml"); !strings.HasPrefix(got, "# test record\n") {
+		t.Errorf("the record changed: %q", got)
+	}
+	put(t, root, "README.zh.md", "z\n")
+	if r := cliBounded(t, root, "--pre-commit", "--", "-C", "README.zh.md"); r.code != 1 ||
+		!strings.Contains(r.stdout, "re-record with: pre-commit run record-translation-pairing --hook-stage manual --files README.md") {
+		t.Errorf("a relevant file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
