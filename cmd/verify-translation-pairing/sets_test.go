@@ -285,3 +285,28 @@ func TestSetRecordFolders(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// In a linked worktree of a sha256 repository whose history is packed, the
+// confirmed blob is found in the shared objects and the diff shown.
+func TestLinkedWorktreeSha256Packed(t *testing.T) {
+	root := newRepo(t, "sha256")
+	put(t, root, "README.md", "one\n")
+	put(t, root, "README.zh.md", "一\n")
+	if r := cli(root, "--write", "README.md"); r.code != 0 {
+		t.Fatal(r.stdout, r.stderr)
+	}
+	gitCmd(t, root, "add", ".")
+	gitCmd(t, root, "commit", "-q", "-m", "confirmed")
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitCmd(t, root, "worktree", "add", "-q", wt)
+	gitCmd(t, root, "gc", "-q")
+	wt, _ = filepath.EvalSymlinks(wt)
+	if r := cli(wt); r.code != 0 {
+		t.Fatalf("worktree: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	put(t, wt, "README.zh.md", "一\n二\n")
+	r := cli(wt)
+	if r.code != 1 || !strings.Contains(r.stdout, "README.zh.md since confirmation (confirmed blob read from a packfile): +1 -0 lines\n                @@ -1 +1,2 @@\n                 一\n                +二\n") {
+		t.Errorf("exit %d\n%s", r.code, r.stdout)
+	}
+}

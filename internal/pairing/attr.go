@@ -55,8 +55,13 @@ func (a *attributes) source(file, base string, macrosAllowed bool) *attrSource {
 		return s
 	}
 	s := &attrSource{}
-	if data, err := readRegular(file, 1<<20); err == nil {
-		s = parseAttributes(string(data), base, macrosAllowed)
+	// Like git (2.32 and later), an in-tree .gitattributes that is a symbolic
+	// link is not read: it could point anywhere.
+	inTree := filepath.Base(file) == ".gitattributes"
+	if info, err := os.Lstat(file); err == nil && (!inTree || info.Mode()&os.ModeSymlink == 0) {
+		if data, err := readRegular(file, 1<<20); err == nil {
+			s = parseAttributes(string(data), base, macrosAllowed)
+		}
 	}
 	a.cache[key] = s
 	return s

@@ -182,3 +182,19 @@ func TestCleanFilterIsRefused(t *testing.T) {
 		t.Errorf("an undefined filter passes the bytes through: %s %v, git %s", got, err, want)
 	}
 }
+
+// An in-tree .gitattributes that is a symbolic link is ignored, as git ignores it.
+func TestSymlinkedGitattributesIgnored(t *testing.T) {
+	isolateGit(t)
+	root := gitRepo(t, SHA1)
+	writeFile(t, filepath.Join(root, "real-attributes"), "* text\n")
+	if err := os.Symlink("real-attributes", filepath.Join(root, ".gitattributes")); err != nil {
+		t.Skip(err)
+	}
+	writeFile(t, filepath.Join(root, "f.md"), "a\r\nb\r\n")
+	repo, _ := FindRepo(root)
+	got, err := repo.hashSide("f.md")
+	if want := gitIn(t, root, "hash-object", "f.md"); err != nil || got != want {
+		t.Errorf("got %s %v, git %s", got, err, want)
+	}
+}
