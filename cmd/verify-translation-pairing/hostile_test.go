@@ -210,6 +210,14 @@ func TestKilledWriteLeavesNothingBehind(t *testing.T) {
 	if get(t, root, "README.i18n.yaml") != before {
 		t.Error("the record changed")
 	}
+	// The same beside a configured set's record.
+	put(t, root, ".translation-pairing.yaml", mirroredConfig)
+	put(t, root, "docs/.translations.i18n.yaml.42.tmp", "half")
+	r = cliBounded(t, root)
+	if !strings.Contains(r.stdout, "cleaned       docs/.translations.i18n.yaml.42.tmp: removed") {
+		t.Errorf("set record's leftover not removed:\n%s", r.stdout)
+	}
+	noTemps(t, filepath.Join(root, "docs"))
 }
 
 // Real kills: a child process running --write is killed with SIGKILL at random

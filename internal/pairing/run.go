@@ -93,6 +93,14 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			}
 			selected[g] = append(selected[g], p)
 		}
+		// Every set's record folder is visited, for the temporary files an
+		// interrupted --write left there, even when the set has no pair yet.
+		for _, s := range r.pairingConfig().sets {
+			if g := setGroup + s.Record; selected[g] == nil {
+				folders = append(folders, g)
+				selected[g] = []Pair{}
+			}
+		}
 	} else {
 		rep.Discovery = DiscoveryArgs
 		base := o.Dir
