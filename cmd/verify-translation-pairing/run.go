@@ -29,7 +29,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths                              []string
 	)
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "verify-translation-pairing: "+format+"\n", a...)
+		// Whatever an error quotes from the file system is escaped for the terminal.
+		fmt.Fprintln(stderr, "verify-translation-pairing: "+pairing.EscapeTerminal(fmt.Sprintf(format, a...)))
 		fmt.Fprintln(stderr, "run 'verify-translation-pairing --help' for usage")
 		return exitUsage
 	}
