@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestQuotePath(t *testing.T) {
@@ -160,4 +161,30 @@ func TestAttributesParse(t *testing.T) {
 		t.Error("matching")
 	}
 	_ = os.Remove
+}
+
+// Whatever a path holds, its quoted form is printable valid UTF-8 with no control
+// byte, and reads back (C-unquoted, as git's quoting does) as the same bytes.
+func FuzzQuotePath(f *testing.F) {
+	for _, s := range []string{"a", "a\x1b[2K\r", "bad\xff", "c1\u009b", "\u202e", `q"\`, "文档", "\x00\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := QuotePath(s)
+		if !utf8.ValidString(q) {
+			t.Fatalf("QuotePath(%q) = %q is not UTF-8", s, q)
+		}
+		for _, r := range q {
+			if r < 0x20 || r == 0x7f || unsafeRune(r) {
+				t.Fatalf("QuotePath(%q) = %q holds %U", s, q, r)
+			}
+		}
+		if q == s {
+			return
+		}
+		back, n, ok := cUnquote(q)
+		if !ok || n != len(q) || back != s {
+			t.Fatalf("QuotePath(%q) = %q reads back as %q (%v)", s, q, back, ok)
+		}
+	})
 }
