@@ -19,6 +19,8 @@ func isolateGit(t *testing.T) string {
 	t.Setenv("GIT_CONFIG_GLOBAL", "")
 	os.Unsetenv("GIT_CONFIG_GLOBAL")
 	t.Setenv("GIT_CONFIG_COUNT", "")
+	t.Setenv("GIT_INDEX_FILE", "") // set by git for hooks; restored after the test
+	os.Unsetenv("GIT_INDEX_FILE")
 	return home
 }
 
@@ -196,5 +198,28 @@ func TestSymlinkedGitattributesIgnored(t *testing.T) {
 	got, err := repo.hashSide("f.md")
 	if want := gitIn(t, root, "hash-object", "f.md"); err != nil || got != want {
 		t.Errorf("got %s %v, git %s", got, err, want)
+	}
+}
+
+// During a commit git points hooks at the index being committed through
+// GIT_INDEX_FILE; the CRLF check reads that one.
+func TestIndexFileFromEnvironment(t *testing.T) {
+	isolateGit(t)
+	root := gitRepo(t, SHA1)
+	writeFile(t, filepath.Join(root, "f.md"), "a\r\n")
+	alt := filepath.Join(t.TempDir(), "other-index")
+	gitWith(t, root, []string{"GIT_INDEX_FILE=" + alt}, "add", "f.md")
+	gitIn(t, root, "config", "core.autocrlf", "true")
+	writeFile(t, filepath.Join(root, "f.md"), "a\r\nb\r\n")
+	crlf, _ := BlobHash(SHA1, []byte("a\r\nb\r\n"))
+	lf, _ := BlobHash(SHA1, []byte("a\nb\n"))
+	repo, _ := FindRepo(root)
+	if got, _ := repo.hashSide("f.md"); got != lf {
+		t.Errorf("with $GIT_DIR/index (no entry): %s, want the converted %s", got, lf)
+	}
+	t.Setenv("GIT_INDEX_FILE", alt)
+	repo, _ = FindRepo(root)
+	if got, _ := repo.hashSide("f.md"); got != crlf {
+		t.Errorf("with GIT_INDEX_FILE holding CRLF: %s, want %s", got, crlf)
 	}
 }

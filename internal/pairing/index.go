@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 )
 
@@ -20,13 +21,26 @@ func (r *Repo) indexEntry(rel string) (string, bool) {
 	}
 	if r.index == nil {
 		r.index = map[string]string{}
-		data, err := readRegular(filepath.Join(r.GitDir, "index"), maxIndex)
+		data, err := readRegular(r.indexPath(), maxIndex)
 		if err == nil {
 			parseIndex(data, r.Format.HexLen()/2, r.index)
 		}
 	}
 	oid, ok := r.index[rel]
 	return oid, ok
+}
+
+// indexPath is the index git uses: $GIT_INDEX_FILE when set (git sets it for
+// hooks during `git commit -a` or a partial commit, pointing at the index being
+// committed), else $GIT_DIR/index.
+func (r *Repo) indexPath() string {
+	if p := os.Getenv("GIT_INDEX_FILE"); p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.Root, p)
+		}
+		return p
+	}
+	return filepath.Join(r.GitDir, "index")
 }
 
 // parseIndex fills entries with path → hash for stage-0 entries, stopping at the
