@@ -280,3 +280,23 @@ func TestHookFilesNamedLikeOptions(t *testing.T) {
 		t.Errorf("a relevant file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A repository's config cannot make the check run a command (core.fsmonitor is
+// a command git would run while listing files).
+func TestRepositoryConfigRunsNothing(t *testing.T) {
+	root := newRepo(t, "")
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := filepath.Join(t.TempDir(), "monitor.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	gitCmd(t, root, "config", "core.fsmonitor", script)
+	put(t, root, "README.md", "x\n")
+	put(t, root, "README.zh.md", "y\n")
+	record(t, root, ".", "README.md", "README.zh.md")
+	os.Remove(marker) // git itself may have run it while the test set up
+	if r := cliBounded(t, root); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the check ran the repository's core.fsmonitor command")
+	}
+}

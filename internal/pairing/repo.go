@@ -371,7 +371,9 @@ var gitListTimeout = 30 * time.Second
 func gitListFiles(root string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitListTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	// core.fsmonitor names a command git would run: an unpacked archive's config
+	// must not make listing files run anything.
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
