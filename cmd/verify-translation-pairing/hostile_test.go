@@ -140,6 +140,11 @@ func TestPathsAreQuoted(t *testing.T) {
 			t.Errorf("output lacks git's quoting %s:\n%s", want, r.stdout)
 		}
 	}
+	// JSON cannot hold bytes that are not UTF-8: such a path comes quoted too.
+	js := cliBounded(t, root, "--json")
+	if !strings.Contains(js.stdout, `"pathQuoted": "\"bad\\377\\376utf8/README.md\""`) {
+		t.Errorf("--json lacks the quoted form of a non-UTF-8 path:\n%s", js.stdout)
+	}
 	if !strings.Contains(r.stdout, `"bad\377\376utf8/README.md"`) || !strings.Contains(r.stdout, `"c1\302\23331m/README.md"`) {
 		t.Errorf("invalid UTF-8 and C1 controls not quoted as octal bytes:\n%s", r.stdout)
 	}

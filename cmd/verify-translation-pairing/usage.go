@@ -88,9 +88,10 @@ const jsonSchema = `--json prints one object:
     status      a status above
     record      repository-relative path of the record
     set         the configured set's name, for a document of a set
-    sides       [{path, state, recorded?, current?, problem?, conversion?,
+    sides       [{path, pathQuoted?, state, recorded?, current?, problem?, conversion?,
                 changes?}], state one of unchanged, changed, missing,
-                unreadable, unrecorded;
+                unreadable, unrecorded; pathQuoted (git-style quoting)
+                only for a path that is not valid UTF-8;
                 conversion {eol?: "crlf-to-lf", ident?: true} when the blob
                 differs from the file's bytes;
                 changes (a changed side) {source: "loose", "pack" or

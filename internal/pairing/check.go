@@ -49,11 +49,14 @@ const (
 
 // Side is one file of a pair. Paths are slash-separated and repository-relative.
 type Side struct {
-	Path     string    `json:"path"`
-	State    SideState `json:"state"`
-	Recorded string    `json:"recorded,omitempty"` // the hash in the record; "" when unrecorded
-	Current  string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
-	Problem  string    `json:"problem,omitempty"`  // why it is missing or unreadable
+	Path string `json:"path"`
+	// PathQuoted is the path quoted as QuotePath quotes it, set only when the path
+	// is not valid UTF-8: JSON cannot carry those bytes, and would print U+FFFD.
+	PathQuoted string    `json:"pathQuoted,omitempty"`
+	State      SideState `json:"state"`
+	Recorded   string    `json:"recorded,omitempty"` // the hash in the record; "" when unrecorded
+	Current    string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
+	Problem    string    `json:"problem,omitempty"`  // why it is missing or unreadable
 	// Conversion is set when the blob git would store differs from the file's
 	// bytes (end-of-line conversion, ident): the hashes are of the converted blob.
 	Conversion *Conversion `json:"conversion,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReportVersion is the version of the Report JSON schema. It changes only when a
@@ -156,6 +157,11 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		p := &rep.Pairs[i]
 		if p.Sides == nil {
 			p.Sides = []Side{}
+		}
+		for j := range p.Sides {
+			if !utf8.ValidString(p.Sides[j].Path) {
+				p.Sides[j].PathQuoted = QuotePath(p.Sides[j].Path)
+			}
 		}
 		rep.Summary.Pairs++
 		rep.Summary.ByStatus[p.Status]++
