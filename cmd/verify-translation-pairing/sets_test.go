@@ -140,6 +140,16 @@ func TestSeedBesideConfig(t *testing.T) {
 	if get(t, root, seedFolder+"/README.i18n.yaml") != rec {
 		t.Error("a check changed the seed's record")
 	}
+	// Named on the command line, and re-recorded, the pair is still the record's.
+	if r := cli(root, seedFolder+"/README.zh.md"); r.code != 0 || r.stdout != want {
+		t.Errorf("named: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := cli(root, "--write", seedFolder+"/README.md"); r.code != 0 || !strings.Contains(r.stdout, "already recorded, nothing to write") {
+		t.Errorf("--write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if get(t, root, seedFolder+"/README.i18n.yaml") != rec {
+		t.Error("--write changed the seed's record")
+	}
 }
 
 // A config or set record that cannot be used is one clear verdict, never a panic.

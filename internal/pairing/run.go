@@ -225,6 +225,9 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 	if len(pick) > 0 {
 		return groupOf(pick[0]), pick, true, nil
 	}
+	if r.readmeRecordNames(map[string]string{"": rel}) {
+		return "", nil, false, nil // a README.i18n.yaml pairs it: the README default answers
+	}
 	for _, s := range c.sets {
 		if _, _, ok := s.classify(rel); ok {
 			// A malformed or unreadable set record answers for its documents.
