@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,23 @@ func TestCleanConversionMatchesGit(t *testing.T) {
 		// One repository per format; each case rewrites its config and attributes.
 		root := gitRepo(t, format)
 		var names []string
+		contents := map[string]string{}
 		for n, c := range conversionContents {
+			contents[n] = c
+		}
+		// And generated ones, from a fixed sequence (the same every run): mixes of
+		// the bytes git's text detection and CRLF handling look at.
+		alphabet := []string{"a", "b", "\r", "\n", "\r\n", "\x00", "\x1a", "\x01", "\x7f", "é", "$Id: x $"}
+		seq := uint32(1)
+		for i := 0; i < 40; i++ {
+			var b strings.Builder
+			for j := 0; j < 1+i*3; j++ {
+				seq = seq*1664525 + 1013904223
+				b.WriteString(alphabet[(seq>>16)%uint32(len(alphabet))])
+			}
+			contents[fmt.Sprintf("gen%02d.md", i)] = b.String()
+		}
+		for n, c := range contents {
 			writeFile(t, filepath.Join(root, n), c)
 			names = append(names, n)
 		}
@@ -97,9 +114,9 @@ func TestCleanConversionMatchesGit(t *testing.T) {
 						continue
 					}
 					if got != want[i] {
-						t.Errorf("%s autocrlf=%q attrs %d %q: %s %q: hash %s, git hash-object %s", format, autocrlf, ai, attrs, n, conversionContents[n], got, want[i])
+						t.Errorf("%s autocrlf=%q attrs %d %q: %s %q: hash %s, git hash-object %s", format, autocrlf, ai, attrs, n, contents[n], got, want[i])
 					}
-					if raw, _ := BlobHash(format, []byte(conversionContents[n])); raw != want[i] {
+					if raw, _ := BlobHash(format, []byte(contents[n])); raw != want[i] {
 						converted++
 					}
 				}
