@@ -46,10 +46,11 @@ func initializeScenario(t *testing.T) func(*godog.ScenarioContext) {
 		w := &world{t: t}
 		sc.Step(`^a git repository$`, func() error { return w.gitRepository("") })
 		sc.Step(`^a git repository using (sha1|sha256)$`, w.gitRepository)
-		sc.Step(`^the file "([^"]*)" contains "((?:[^"\\]|\\.)*)"$`, w.fileContains)
+		sc.Step(`^the file "((?:[^"\\]|\\.)*)" contains "((?:[^"\\]|\\.)*)"$`, w.fileContains)
 		sc.Step(`^the file "([^"]*)" is deleted$`, w.fileDeleted)
 		sc.Step(`^the file "([^"]*)" is a symbolic link to a file outside the repository$`, w.symlinkOut)
 		sc.Step(`^the pair in "([^"]*)" is recorded$`, w.pairRecorded)
+		sc.Step(`^the git setting "([^"]*)" is "([^"]*)"$`, w.gitSetting)
 		sc.Step(`^I run "verify-translation-pairing ?([^"]*)"$`, w.iRun)
 		sc.Step(`^the exit status is (\d+)$`, w.exitStatus)
 		sc.Step(`^the output contains "((?:[^"\\]|\\.)*)"$`, w.outputContains)
@@ -82,6 +83,10 @@ func (w *world) fileContains(rel, text string) error {
 	if err != nil {
 		return err
 	}
+	// A path may spell control characters as escapes too (\u001b, \r).
+	if rel, err = unescape(rel); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(w.path(rel)), 0o755); err != nil {
 		return err
 	}
@@ -97,6 +102,11 @@ func (w *world) symlinkOut(rel string) error {
 	}
 	os.Remove(w.path(rel))
 	return os.Symlink(target, w.path(rel))
+}
+
+func (w *world) gitSetting(key, value string) error {
+	gitCmd(w.t, w.root, "config", key, value)
+	return nil
 }
 
 func (w *world) pairRecorded(folder string) error {

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/sessionref-kit/sessionref-kit/internal/pairing"
 )
@@ -21,12 +24,13 @@ const (
 // run is the whole command, testable without a process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
-		write, asJSON bool
-		dir           string
-		paths         []string
+		write, asJSON, fullDiff, preCommit bool
+		dir                                string
+		paths                              []string
 	)
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "verify-translation-pairing: "+format+"\n", a...)
+		// Whatever an error quotes from the file system is escaped for the terminal.
+		fmt.Fprintln(stderr, "verify-translation-pairing: "+pairing.EscapeTerminal(fmt.Sprintf(format, a...)))
 		fmt.Fprintln(stderr, "run 'verify-translation-pairing --help' for usage")
 		return exitUsage
 	}
@@ -42,6 +46,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			write = true
 		case a == "--json" || a == "-json":
 			asJSON = true
+		case a == "--diff" || a == "-diff":
+			fullDiff = true
+		case a == "--pre-commit" || a == "-pre-commit":
+			preCommit = true
 		case a == "-h" || a == "--help" || a == "-help":
 			fmt.Fprint(stdout, usage+"\n"+jsonSchema)
 			return exitConfirmed
@@ -66,11 +74,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		dir = wd
 	} else if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return fail("-C %s: not a folder", dir)
+		return fail("-C %s: not a folder", pairing.QuotePath(dir))
+	}
+	if preCommit && write {
+		return fail("--pre-commit checks; re-record with the record-translation-pairing hook or --write alone")
 	}
 	repo, err := pairing.FindRepo(dir)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if preCommit {
+		// The paths are the files pre-commit passes (staged, changed): check every
+		// pair if any of them matters, say nothing otherwise, and offer the fix
+		// as the pre-commit command that runs it.
+		if !anyRelevant(repo, dir, paths) {
+			return exitConfirmed
+		}
+		paths = nil
+		repo.Fix = preCommitFix
+	}
+	if write {
+		// A signal during --write removes the temporary record being written.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer func() { signal.Stop(sig); close(sig) }()
+		go func() {
+			if s, ok := <-sig; ok {
+				pairing.RemoveLiveTemps()
+				fmt.Fprintf(stderr, "verify-translation-pairing: stopped by %v; the record was left as it was\n", s)
+				os.Exit(exitUsage)
+			}
+		}()
 	}
 	rep, err := repo.Run(pairing.Options{Dir: dir, Paths: paths, Write: write})
 	if err != nil {
@@ -89,7 +123,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	} else {
-		printText(stdout, rep)
+		printText(stdout, rep, fullDiff)
 	}
 	if rep.OK() {
 		return exitConfirmed
@@ -97,8 +131,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitNotConfirmed
 }
 
-// printText prints one line per pair and a summary line.
-func printText(w io.Writer, rep *pairing.Report) {
+// preCommitFix runs the recording hook of .pre-commit-hooks.yaml on a side.
+const preCommitFix = "pre-commit run record-translation-pairing --hook-stage manual --files"
+
+// anyRelevant reports whether a file pre-commit passed can change a verdict; no
+// files at all (a hook run with pass_filenames off) means check everything.
+func anyRelevant(repo *pairing.Repo, dir string, files []string) bool {
+	if len(files) == 0 {
+		return true
+	}
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		rel, err := filepath.Rel(repo.Root, f)
+		if err != nil || repo.Relevant(filepath.ToSlash(rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// diffLines is how many lines of a side's diff the text output shows; --diff
+// shows all the report holds.
+const diffLines = 20
+
+// printText prints one line per pair, what changed in each changed side, and a
+// summary line. Every path in it is quoted as git quotes paths, and the lines of
+// a diff are escaped, so nothing a file or folder name holds reaches the
+// terminal as a control sequence.
+func printText(w io.Writer, rep *pairing.Report, fullDiff bool) {
+	for _, t := range rep.RemovedTemps {
+		fmt.Fprintf(w, "%-13s %s: removed, left by an interrupted --write\n", "cleaned", pairing.QuotePath(t))
+	}
 	for _, p := range rep.Pairs {
 		msg := p.Message
 		switch p.Action {
@@ -111,7 +176,12 @@ func printText(w io.Writer, rep *pairing.Report) {
 		case "failed":
 			msg = p.Label() + ": --write failed: " + p.WriteError
 		}
-		fmt.Fprintf(w, "%-13s %s\n", p.Status, msg)
+		fmt.Fprintf(w, "%-13s %s\n", p.Status, pairing.EscapeTerminal(msg))
+		for _, s := range p.Sides {
+			if s.Changes != nil {
+				printChanges(w, s, fullDiff)
+			}
+		}
 	}
 	s := rep.Summary
 	if s.Pairs == 0 {
@@ -123,4 +193,34 @@ func printText(w io.Writer, rep *pairing.Report) {
 		noun = "pair"
 	}
 	fmt.Fprintf(w, "%d %s: %d confirmed, %d not confirmed\n", s.Pairs, noun, s.Confirmed, s.NotConfirmed)
+}
+
+func printChanges(w io.Writer, s pairing.Side, fullDiff bool) {
+	const indent = "              "
+	c := s.Changes
+	path := pairing.QuotePath(s.Path)
+	from := map[string]string{"loose": "a loose object", "pack": "a packfile"}[c.Source]
+	switch {
+	case c.Source == "unavailable":
+		fmt.Fprintf(w, "%s%s: no diff: %s\n", indent, path, pairing.EscapeTerminal(c.Reason))
+		return
+	case c.Diff == "":
+		fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines; %s\n", indent, path, from, c.Added, c.Removed, c.Reason)
+		return
+	}
+	fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines\n", indent, path, from, c.Added, c.Removed)
+	lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
+	lines = lines[2:] // the ---/+++ header repeats the path
+	shown := lines
+	if !fullDiff && len(lines) > diffLines {
+		shown = lines[:diffLines]
+	}
+	for _, l := range shown {
+		fmt.Fprintf(w, "%s  %s\n", indent, pairing.EscapeTerminal(l))
+	}
+	if len(shown) < len(lines) {
+		fmt.Fprintf(w, "%s  … %d more lines (--diff shows them all)\n", indent, len(lines)-len(shown))
+	} else if c.Truncated {
+		fmt.Fprintf(w, "%s  … the diff was clipped at 64 KiB\n", indent)
+	}
 }

@@ -360,6 +360,7 @@ func TestJSON(t *testing.T) {
 	put(t, root, "README.md", "hello\n")
 	put(t, root, "README.zh.md", "你好\n")
 	record(t, root, ".", "README.md", "README.zh.md")
+	gitCmd(t, root, "add", "README.md", "README.zh.md") // the confirmed blobs become loose objects
 	put(t, root, "README.md", "hello, world\n")
 	r := cli(root, "--json")
 	if r.code != 1 {
@@ -375,7 +376,9 @@ func TestJSON(t *testing.T) {
 		"pairs": []any{map[string]any{
 			"status": "changed", "record": "README.i18n.yaml",
 			"sides": []any{
-				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": hashObject(t, root, "README.md")},
+				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": hashObject(t, root, "README.md"),
+					"changes": map[string]any{"source": "loose", "added": 1.0, "removed": 1.0,
+						"diff": "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-hello\n+hello, world\n"}},
 				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": hashObject(t, root, "README.zh.md")},
 			},
 			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md",

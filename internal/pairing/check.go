@@ -3,7 +3,6 @@ package pairing
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -50,11 +49,21 @@ const (
 
 // Side is one file of a pair. Paths are slash-separated and repository-relative.
 type Side struct {
-	Path     string    `json:"path"`
-	State    SideState `json:"state"`
-	Recorded string    `json:"recorded,omitempty"` // the hash in the record; "" when unrecorded
-	Current  string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
-	Problem  string    `json:"problem,omitempty"`  // why it is missing or unreadable
+	Path string `json:"path"`
+	// PathQuoted is the path quoted as QuotePath quotes it, set only when the path
+	// is not valid UTF-8: JSON cannot carry those bytes, and would print U+FFFD.
+	PathQuoted string    `json:"pathQuoted,omitempty"`
+	State      SideState `json:"state"`
+	Recorded   string    `json:"recorded,omitempty"` // the hash in the record; "" when unrecorded
+	Current    string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
+	Problem    string    `json:"problem,omitempty"`  // why it is missing or unreadable
+	// Conversion is set when the blob git would store differs from the file's
+	// bytes (end-of-line conversion, ident): the hashes are of the converted blob.
+	Conversion *Conversion `json:"conversion,omitempty"`
+	// Changes says what changed since the confirmed state, for a changed side.
+	Changes *Changes `json:"changes,omitempty"`
+
+	blob []byte // the blob git would store now, for a diff
 }
 
 // Pair is the verdict on one record, or on one set of unrecorded translations.
@@ -72,9 +81,14 @@ type Pair struct {
 	Action string `json:"action,omitempty"`
 	// WriteError explains a failed --write.
 	WriteError string `json:"writeError,omitempty"`
+	// Set names the configured set (ConfigName) the pair belongs to; "" for a
+	// README pair.
+	Set string `json:"set,omitempty"`
 
-	folder string  // repository-relative folder
-	record *Record // nil unless the record parsed
+	folder string   // repository-relative folder
+	record *Record  // nil unless the record parsed
+	set    *pairSet // the configured set, for a set's document
+	doc    string   // the document's key within its set
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -84,10 +98,10 @@ func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" }
 func (p Pair) Label() string {
 	var names []string
 	for _, s := range p.Sides {
-		names = append(names, s.Path)
+		names = append(names, QuotePath(s.Path))
 	}
 	if len(names) == 0 {
-		return p.Record
+		return QuotePath(p.Record)
 	}
 	return strings.Join(names, " <-> ")
 }
@@ -121,7 +135,7 @@ func (r *Repo) CheckFolder(folder string) []Pair {
 	hasRecord := lerr == nil
 	if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
 		return []Pair{{Status: Unreadable, Record: recRel, folder: folder,
-			Message: fmt.Sprintf("%s cannot be read: %s", recRel, plainErr(lerr))}}
+			Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(lerr))}}
 	}
 	if hasRecord {
 		p := r.checkRecord(folder, recRel)
@@ -146,28 +160,13 @@ func (r *Repo) readRecord(recRel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", describeMode(info.Mode()))
-	}
-	f, err := openForHash(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	// A record is a few lines; refuse something absurd rather than read it all.
 	const limit = 1 << 20
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
+	data, err := readRegular(abs, limit)
+	if err != nil && strings.HasPrefix(err.Error(), "larger than") {
 		return nil, fmt.Errorf("larger than %d bytes: not a record", limit)
 	}
-	return data, nil
+	return data, err
 }
 
 // errOutside marks a path that leads out of the repository through a symbolic link.
@@ -182,7 +181,7 @@ func (r *Repo) resolve(rel string) (string, error) {
 		return "", err
 	}
 	if !r.inside(real) {
-		return "", fmt.Errorf("%w (to %s)", errOutside, real)
+		return "", fmt.Errorf("%w (to %s)", errOutside, QuotePath(real))
 	}
 	return real, nil
 }
@@ -192,7 +191,7 @@ func (r *Repo) checkRecord(folder, recRel string) Pair {
 	data, err := r.readRecord(recRel)
 	if err != nil {
 		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s cannot be read: %s", recRel, plainErr(err))
+		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(err))
 		return p
 	}
 	rec, err := ParseRecord(data, r.Format)
@@ -202,47 +201,74 @@ func (r *Repo) checkRecord(folder, recRel string) Pair {
 		if errors.As(err, &re) {
 			p.Line = re.Line
 		}
-		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", recRel, err)
+		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(recRel), err)
 		return p
 	}
 	p.record = rec
-	var changed, missing, unreadable []string
+	var sides []recorded
 	for _, e := range rec.Entries {
-		s := Side{Path: join(folder, e.Name), Recorded: e.Hash}
-		h, err := r.hashSide(s.Path)
+		sides = append(sides, recorded{join(folder, e.Name), e.Hash})
+	}
+	r.judge(&p, sides)
+	return p
+}
+
+// recorded is one side as a record lists it: its repository-relative path and hash.
+type recorded struct{ path, hash string }
+
+// judge hashes each recorded side and gives the pair its sides, status and
+// message. For a changed side it adds what changed since the confirmed blob,
+// when the repository holds that blob.
+func (r *Repo) judge(p *Pair, sides []recorded) {
+	recRel := p.Record
+	var changed, missing, unreadable []string
+	for _, e := range sides {
+		s := Side{Path: e.path, Recorded: e.hash}
+		blob, h, conv, err := r.sideBlob(s.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			s.State, s.Problem = SideMissing, plainErr(err)
-			missing = append(missing, s.Path)
+			missing = append(missing, QuotePath(s.Path))
 		case err != nil:
 			s.State, s.Problem = SideUnreadable, plainErr(err)
-			unreadable = append(unreadable, s.Path+" cannot be read: "+s.Problem)
-		case h == e.Hash:
+			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
+		case h == e.hash:
 			s.State, s.Current = SideUnchanged, h
 		default:
-			s.State, s.Current = SideChanged, h
-			changed = append(changed, s.Path)
+			s.State, s.Current, s.blob = SideChanged, h, blob
+			changed = append(changed, QuotePath(s.Path))
+		}
+		if conv != (Conversion{}) {
+			c := conv
+			s.Conversion = &c
 		}
 		p.Sides = append(p.Sides, s)
 	}
-	writeHint := "verify-translation-pairing --write " + p.Sides[0].Path
+	for i := range p.Sides {
+		if s := &p.Sides[i]; s.State == SideChanged {
+			c := r.changesSince(s.Path, s.Recorded, s.blob)
+			s.Changes = &c
+			s.blob = nil
+		}
+	}
+	writeHint := r.fixCommand(p.Sides[0].Path)
 	switch {
 	case len(missing) > 0:
 		p.Status = Missing
 		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
-			list(missing), isAre(missing), recRel)
+			list(missing), isAre(missing), QuotePath(recRel))
 	case len(unreadable) > 0:
 		p.Status = Unreadable
 		p.Message = strings.Join(unreadable, "; ")
 	case len(changed) == 0:
 		p.Status = Confirmed
-		p.Message = fmt.Sprintf("%s (%s)", p.Label(), recRel)
+		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(recRel))
 	case len(changed) == 1:
 		p.Status = Changed
 		var others []string
 		for _, s := range p.Sides {
 			if s.State == SideUnchanged {
-				others = append(others, s.Path)
+				others = append(others, QuotePath(s.Path))
 			}
 		}
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s",
@@ -259,21 +285,55 @@ func (r *Repo) checkRecord(folder, recRel string) Pair {
 		p.Message = fmt.Sprintf("%s %schanged since confirmation; re-confirm they match, then re-record with: %s",
 			list(changed), adverb, writeHint)
 	}
-	return p
+}
+
+// changesSince diffs the confirmed blob, read from the repository's objects, with
+// the blob the side would be stored as now.
+func (r *Repo) changesSince(rel, oid string, now []byte) Changes {
+	if r.GitDir == "" {
+		return Changes{Source: "unavailable", Reason: "not a git repository: the confirmed state is not stored anywhere"}
+	}
+	old, src, err := r.objects().readBlob(oid)
+	if err != nil {
+		if errors.Is(err, errNoObject) {
+			return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
+		}
+		return Changes{Source: "unavailable", Reason: err.Error()}
+	}
+	c := diffBlobs(rel, old, now)
+	c.Source = string(src)
+	return c
 }
 
 // hashSide hashes a side after checking that it stays inside the repository.
 func (r *Repo) hashSide(rel string) (string, error) {
+	_, h, _, err := r.sideBlob(rel)
+	return h, err
+}
+
+// sideBlob reads a side, after checking that it stays inside the repository and
+// is a regular file, and returns the blob git would store for it (the clean-side
+// conversions applied) and that blob's hash.
+func (r *Repo) sideBlob(rel string) ([]byte, string, Conversion, error) {
 	abs, err := r.resolve(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-				return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
+				return nil, "", Conversion{}, fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 			}
 		}
-		return "", err
+		return nil, "", Conversion{}, err
 	}
-	return HashFile(r.Format, abs)
+	data, err := readRegular(abs, maxDocument)
+	if err != nil {
+		return nil, "", Conversion{}, err
+	}
+	blob, conv, err := r.toGit(rel, data)
+	if err != nil {
+		return nil, "", Conversion{}, err
+	}
+	h, err := BlobHash(r.Format, blob)
+	return blob, h, conv, err
 }
 
 // unrecorded finds README.<lang>.md files beside README.md that no record names.
@@ -288,7 +348,7 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 		switch {
 		case e.Name() == BaseName:
 			hasBase = true
-		case IsTranslationName(e.Name()) && !named[e.Name()]:
+		case IsTranslationName(e.Name()) && !named[e.Name()] && !r.covered(join(folder, e.Name())):
 			extra = append(extra, e.Name())
 		}
 	}
@@ -313,16 +373,17 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 		p.Sides = append(p.Sides, s)
 	}
 	for _, n := range extra {
-		paths = append(paths, join(folder, n))
+		paths = append(paths, QuotePath(join(folder, n)))
 	}
-	base := join(folder, BaseName)
+	base := QuotePath(join(folder, BaseName))
+	first := join(folder, extra[0])
 	if hasRecord {
-		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: verify-translation-pairing --write %s",
-			list(paths), isAre(paths), recRel, pronoun(paths, "it matches", "they match"), base,
-			pronoun(paths, "it", "them"), paths[0])
+		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
+			list(paths), isAre(paths), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
+			pronoun(paths, "it", "them"), r.fixCommand(first))
 	} else {
-		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: verify-translation-pairing --write %s",
-			list(paths), isAre(paths), base, recRel, paths[0])
+		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: %s",
+			list(paths), isAre(paths), base, QuotePath(recRel), r.fixCommand(first))
 	}
 	return p, true
 }

@@ -1,20 +1,33 @@
-// Package pairing checks that translated READMEs are still the pair a person last
-// confirmed consistent, by comparing git blob hashes (`git hash-object`) with those
-// recorded in a README.i18n.yaml beside them, and re-records a pair once confirmed.
+// Package pairing checks that translated documents are still the pairs a person
+// last confirmed consistent, by comparing git blob hashes with those recorded in
+// a record, and re-records a pair once confirmed.
 //
-// A record is a flat YAML mapping from file names in its own folder to hashes:
+// By default the pairs are README.md beside README.<lang>.md, and the record is
+// the README.i18n.yaml beside them: a flat YAML mapping from file names in its
+// own folder to hashes:
 //
 //	# comments are kept when the record is rewritten
 //	README.md: 145ec112d6b9cce9e9eb1567c60cde41c6d6eb3c
 //	README.zh.md: 5d528a296ee77dc64b584d0683395cb4df67936a
 //
-// Hashes are SHA-1, or SHA-256 when the repository's extensions.objectformat says
-// so; they are computed from the file's bytes without running git, and equal
-// `git hash-object --no-filters` (which is `git hash-object` unless the repository
-// sets clean filters or end-of-line conversion). Every pair gets exactly one Status;
-// Repo.Run returns them in a Report, the document the command's --json prints.
+// A repository-level config (ConfigName) declares more: sets of documents whose
+// language versions match patterns with the same wildcards (mirrored trees,
+// same-folder suffixes), any language tags, one record per set holding several
+// documents, its keys slash-separated paths below its own folder.
 //
-// Nothing outside the repository is read or written: record keys must be plain
-// names beside the record, symbolic links leading out are refused, and records are
-// replaced atomically (WriteFileAtomic), so none is ever left half-written.
+// Hashes are SHA-1, or SHA-256 when the repository's extensions.objectformat says
+// so, of the blob git would store: the clean-side conversions git applies
+// (core.autocrlf, the text, eol, crlf and ident attributes of .gitattributes,
+// info/attributes and the global attributes file, and git's "safer autocrlf"
+// that keeps CRLF a file already has in the index) are reproduced without running
+// git. A clean filter or working-tree-encoding would need git, and is reported.
+// For a changed side, the confirmed blob is read from the object database (loose
+// objects, or packfiles with their deltas) and diffed with the current one.
+//
+// Every pair gets exactly one Status; Repo.Run returns them in a Report, the
+// document the command's --json prints. Nothing outside the repository is read or
+// written: record keys never lead out of the record's folder, symbolic links
+// leading out are refused, only regular files are opened (a named pipe cannot
+// block a run), and records are replaced atomically (WriteFileAtomic), read back,
+// and never left half-written. QuotePath quotes paths for terminals as git does.
 package pairing

@@ -29,9 +29,18 @@ func gitRepo(t *testing.T, format ObjectFormat) string {
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return gitWith(t, dir, []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir}, args...)
+}
+
+// gitWith runs git in dir with env added to this process's environment.
+func gitWith(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	out, err := cmd.CombinedOutput()
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		out = append(out, ee.Stderr...)
+	}
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

@@ -29,6 +29,7 @@ type Record struct {
 	data    []byte
 	flow    bool // written as {a: b, …}: new sides cannot simply be appended as lines
 	indent  int  // column of the first key, for appended lines
+	paths   bool // keys are slash-separated paths below the record's folder (a set's record)
 }
 
 // RecordError reports a malformed record: where (Line, 0 when unknown) and why.
@@ -59,6 +60,17 @@ var (
 // file names, each beside the record, to lowercase hexadecimal hashes of the right
 // length is reported as a *RecordError.
 func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
+	return parseRecord(data, f, false)
+}
+
+// ParseSetRecord parses the record of a configured set: the same format, whose
+// keys may be slash-separated paths below the record's folder (en/guide.md),
+// never leading out of it.
+func ParseSetRecord(data []byte, f ObjectFormat) (*Record, error) {
+	return parseRecord(data, f, true)
+}
+
+func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	if !utf8.Valid(data) {
 		return nil, recordErr(0, "not valid UTF-8")
 	}
@@ -83,14 +95,18 @@ func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
 	if m.Kind != yaml.MappingNode {
 		return nil, recordErr(m.Line, "expected a mapping of file names to hashes, found %s", kindName(m))
 	}
-	rec := &Record{data: data, flow: m.Style&yaml.FlowStyle != 0}
+	rec := &Record{data: data, flow: m.Style&yaml.FlowStyle != 0, paths: paths}
+	check := checkName
+	if paths {
+		check = checkPathName
+	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || k.Anchor != "" {
 			return nil, recordErr(k.Line, "a key must be a plain file name, found %s", kindName(k))
 		}
-		if err := checkName(k.Value); err != nil {
+		if err := check(k.Value); err != nil {
 			return nil, recordErr(k.Line, "%q %s", k.Value, err)
 		}
 		if prev, dup := seen[k.Value]; dup {
@@ -130,6 +146,30 @@ func checkName(name string) error {
 		return errors.New("is the record itself")
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return errors.New("contains control characters")
+	}
+	return nil
+}
+
+// checkPathName accepts a slash-separated path below the record's folder: no
+// empty, "." or ".." segment, nothing absolute, no backslash or control character.
+func checkPathName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("is not a file name")
+	case strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || (len(name) > 1 && name[1] == ':'):
+		return errors.New("names a path outside the record's folder")
+	case strings.Contains(name, `\`):
+		return errors.New("uses a backslash: paths in a record are slash-separated")
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return errors.New("contains control characters")
+	}
+	for _, seg := range strings.Split(name, "/") {
+		switch seg {
+		case "..":
+			return errors.New("names a path outside the record's folder")
+		case "", ".":
+			return errors.New("is not a clean path (empty or \".\" segment)")
+		}
 	}
 	return nil
 }
@@ -243,7 +283,7 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		}
 		for _, e := range add {
 			out = append(out, strings.Repeat(" ", r.indent)...)
-			out = append(out, e.Name+": "+e.Hash+"\n"...)
+			out = append(out, yamlKey(e.Name)+": "+e.Hash+"\n"...)
 		}
 	}
 	// Read the result back: it must list exactly the intended sides and hashes.
@@ -260,7 +300,7 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		want[e.Name] = e.Hash
 		order = append(order, e.Name)
 	}
-	back, err := ParseRecord(out, f)
+	back, err := parseRecord(out, f, r.paths)
 	if err != nil {
 		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
 	}
@@ -285,7 +325,37 @@ func NewRecord(entries []Entry, hint string) []byte {
 	b.WriteString("# either side, bring the other along and re-record with:\n")
 	b.WriteString("#   verify-translation-pairing --write " + hint + "\n")
 	for _, e := range entries {
-		b.WriteString(e.Name + ": " + e.Hash + "\n")
+		b.WriteString(yamlKey(e.Name) + ": " + e.Hash + "\n")
 	}
 	return []byte(b.String())
+}
+
+// plainKey matches the names YAML reads back unchanged without quotes.
+var plainKey = regexp.MustCompile(`^[\p{L}\p{N}_][\p{L}\p{N}_./+@()-]*$`)
+
+// yamlKey writes a name as a YAML key: plain when that reads back as the same
+// string, double-quoted with escapes otherwise ("docs/a: b.md", "#x.md").
+func yamlKey(name string) string {
+	if plainKey.MatchString(name) && !strings.Contains(name, ": ") {
+		switch strings.ToLower(name) {
+		case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
+		default:
+			return name
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range name {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -3,6 +3,7 @@ package pairing
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Repo is the tree the tool checks: a git work tree, or a plain folder outside git.
@@ -23,6 +25,65 @@ type Repo struct {
 	Format ObjectFormat
 	// GitDir is the repository's git directory, or "" outside git.
 	GitDir string
+	// Fix is the command a message offers to re-record a pair, followed by a
+	// side's path; "" means "verify-translation-pairing --write". A pre-commit
+	// hook sets the command that runs the recording hook through pre-commit.
+	Fix string
+
+	commonDir string            // the shared git directory of a linked worktree (GitDir otherwise)
+	cfg       *gitConfig        // loaded on first use
+	attr      *attributes       // loaded on first use
+	index     map[string]string // path → blob hash of the index, loaded on first use
+	store     *objectStore      // loaded on first use
+	conf      *configState      // the repository-level pairing config, loaded on first use
+	listed    *listing          // the repository's files, listed on first use
+
+	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
+}
+
+func (r *Repo) config() *gitConfig {
+	if r.cfg == nil {
+		if r.GitDir == "" {
+			r.cfg = &gitConfig{}
+		} else {
+			r.cfg = loadGitConfig(r.GitDir, r.common())
+		}
+	}
+	return r.cfg
+}
+
+func (r *Repo) common() string {
+	if r.commonDir == "" && r.GitDir != "" {
+		r.commonDir = commonDir(r.GitDir)
+	}
+	return r.commonDir
+}
+
+func (r *Repo) attrs() *attributes {
+	if r.attr == nil {
+		r.attr = newAttributes(r, r.config())
+	}
+	return r.attr
+}
+
+func (r *Repo) objects() *objectStore {
+	if r.store == nil {
+		dir := ""
+		if r.GitDir != "" {
+			dir = filepath.Join(r.common(), "objects")
+		}
+		r.store = newObjectStore(r.Format, dir)
+	}
+	return r.store
+}
+
+// fixCommand is the command a message offers for re-recording the pair of side.
+func (r *Repo) fixCommand(side string) string {
+	cmd := r.Fix
+	if cmd == "" {
+		cmd = "verify-translation-pairing --write"
+	}
+	return cmd + " " + QuotePath(side)
 }
 
 // FindRepo finds the work tree holding dir: the nearest ancestor with a .git entry
@@ -50,7 +111,7 @@ func FindRepo(dir string) (*Repo, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Repo{Root: d, Format: format, GitDir: gitDir}, nil
+			return &Repo{Root: d, Format: format, GitDir: gitDir, commonDir: commonDir(gitDir)}, nil
 		}
 		if parent := filepath.Dir(d); parent == d {
 			break
@@ -65,14 +126,14 @@ func resolveGitDir(dotGit string, info fs.FileInfo) (string, error) {
 	if info.IsDir() {
 		return dotGit, nil
 	}
-	data, err := os.ReadFile(dotGit)
+	data, err := readRegular(dotGit, 1<<16)
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", dotGit, err)
+		return "", fmt.Errorf("reading %s: %w", QuotePath(dotGit), err)
 	}
 	line, _, _ := strings.Cut(string(data), "\n")
 	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok || strings.TrimSpace(target) == "" {
-		return "", fmt.Errorf("%s: not a git directory link (want \"gitdir: <path>\")", dotGit)
+		return "", fmt.Errorf("%s: not a git directory link (want \"gitdir: <path>\")", QuotePath(dotGit))
 	}
 	target = strings.TrimSpace(target)
 	if !filepath.IsAbs(target) {
@@ -85,20 +146,13 @@ func resolveGitDir(dotGit string, info fs.FileInfo) (string, error) {
 // whose git directory is gitDir. A linked worktree's git directory names the shared
 // one in its "commondir" file, and the setting lives there. A missing setting means SHA-1.
 func ReadObjectFormat(gitDir string) (ObjectFormat, error) {
-	common := gitDir
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		common = c
-	}
-	data, err := os.ReadFile(filepath.Join(common, "config"))
+	common := commonDir(gitDir)
+	data, err := readRegular(filepath.Join(common, "config"), 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return SHA1, nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("reading git config: %w", err)
+		return "", fmt.Errorf("reading git config %s: %w", QuotePath(filepath.Join(common, "config")), err)
 	}
 	value, ok := gitConfigValue(data, "extensions", "objectformat")
 	if !ok || value == "" {
@@ -106,9 +160,27 @@ func ReadObjectFormat(gitDir string) (ObjectFormat, error) {
 	}
 	f := ObjectFormat(strings.ToLower(value))
 	if f.HexLen() == 0 {
-		return "", fmt.Errorf("%s: unsupported extensions.objectformat %q (want sha1 or sha256)", filepath.Join(common, "config"), value)
+		return "", fmt.Errorf("%s: unsupported extensions.objectformat %q (want sha1 or sha256)", QuotePath(filepath.Join(common, "config")), value)
 	}
 	return f, nil
+}
+
+// commonDir returns the git directory holding the objects and the config: the one
+// a linked worktree's "commondir" file names, or gitDir itself. The file is read
+// only if it is a regular file, so a named pipe there cannot block.
+func commonDir(gitDir string) string {
+	data, err := readRegular(filepath.Join(gitDir, "commondir"), 1<<16)
+	if err != nil {
+		return gitDir
+	}
+	c := strings.TrimSpace(string(data))
+	if c == "" {
+		return gitDir
+	}
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return filepath.Clean(c)
 }
 
 // gitConfigValue returns the last value of section.key in a git config file, the
@@ -211,18 +283,9 @@ const (
 // Discover returns the repository-relative folders (sorted, "." for the root) that hold
 // a README.i18n.yaml, or a README.md with a translation beside it.
 func (r *Repo) Discover() ([]string, Discovery, error) {
-	var files []string
-	how := DiscoveryWalk
-	if r.GitDir != "" {
-		if listed, err := gitListFiles(r.Root); err == nil {
-			files, how = listed, DiscoveryGit
-		}
-	}
-	if how == DiscoveryWalk {
-		var err error
-		if files, err = walkFiles(r.Root); err != nil {
-			return nil, how, err
-		}
+	files, how, err := r.listFiles()
+	if err != nil {
+		return nil, how, err
 	}
 	names := map[string]map[string]bool{}
 	for _, f := range files {
@@ -254,11 +317,65 @@ func (r *Repo) Discover() ([]string, Discovery, error) {
 	return dirs, how, nil
 }
 
+// listFiles lists the repository's files, slash-separated and relative to the
+// root: git's view when git is at hand, a folder walk otherwise.
+// The listing is made once per Repo.
+func (r *Repo) listFiles() ([]string, Discovery, error) {
+	if r.listed != nil {
+		return r.listed.files, r.listed.how, nil
+	}
+	how := DiscoveryWalk
+	var files []string
+	var err error
+	if r.GitDir != "" && r.gitFilesRegular() {
+		if listed, gerr := gitListFiles(r.Root); gerr == nil {
+			files, how = listed, DiscoveryGit
+		}
+	}
+	if how == DiscoveryWalk {
+		if files, err = walkFiles(r.Root); err != nil {
+			return nil, how, err
+		}
+	}
+	r.listed = &listing{files, how}
+	return files, how, nil
+}
+
+// gitFilesRegular reports whether the files git ls-files reads first are regular
+// files where they exist; a named pipe there would block git until its timeout.
+func (r *Repo) gitFilesRegular() bool {
+	for _, p := range []string{filepath.Join(r.GitDir, "index"), filepath.Join(r.GitDir, "commondir"), filepath.Join(r.common(), "info", "exclude"),
+		filepath.Join(r.Root, ".gitignore"), filepath.Join(r.GitDir, "HEAD"), filepath.Join(r.common(), "config")} {
+		if info, err := os.Stat(p); err == nil && !info.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+type listing struct {
+	files []string
+	how   Discovery
+}
+
+// gitListTimeout bounds `git ls-files`; listing even a huge repository takes
+// well under a second.
+var gitListTimeout = 30 * time.Second
+
 // gitListFiles lists tracked and unignored untracked files, slash-separated and
 // relative to root. Git is optional: any failure sends the caller to walkFiles.
+//
+// Git reads files of the repository (the index, .gitignore, info/exclude) without
+// checking their type, so a named pipe among them would block it: the listing is
+// bounded in time, and a timeout sends the caller to the walk like any failure.
 func gitListFiles(root string) ([]string, error) {
-	cmd := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ctx, cancel := context.WithTimeout(context.Background(), gitListTimeout)
+	defer cancel()
+	// core.fsmonitor names a command git would run: an unpacked archive's config
+	// must not make listing files run anything.
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 )
 
 // ReportVersion is the version of the Report JSON schema. It changes only when a
@@ -22,6 +24,9 @@ type Report struct {
 	Write        bool         `json:"write"`
 	Pairs        []Pair       `json:"pairs"`
 	Summary      Summary      `json:"summary"`
+	// RemovedTemps lists the repository-relative temporary files an interrupted
+	// --write had left beside a record, which this run removed.
+	RemovedTemps []string `json:"removedTemps,omitempty"`
 }
 
 // Summary counts the verdicts.
@@ -64,6 +69,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	if o.Write && len(o.Paths) == 0 {
 		return nil, usageErr("--write needs the pair to re-record: name its record or one of its sides (re-recording every pair at once would confirm what nobody checked)")
 	}
+	// Pairs are grouped by what one write replaces: a README folder's record, or
+	// a configured set's record (group key setGroup + its path).
 	var folders []string
 	selected := map[string][]Pair{}
 	if len(o.Paths) == 0 {
@@ -75,6 +82,25 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		for _, d := range dirs {
 			selected[d] = r.CheckFolder(d)
 			folders = append(folders, d)
+		}
+		files, _, err := r.listFiles()
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range r.checkSets(files) {
+			g := groupOf(p)
+			if _, seen := selected[g]; !seen {
+				folders = append(folders, g)
+			}
+			selected[g] = append(selected[g], p)
+		}
+		// Every set's record folder is visited, for the temporary files an
+		// interrupted --write left there, even when the set has no pair yet.
+		for _, s := range r.pairingConfig().sets {
+			if g := setGroup + s.Record; selected[g] == nil {
+				folders = append(folders, g)
+				selected[g] = []Pair{}
+			}
 		}
 	} else {
 		rep.Discovery = DiscoveryArgs
@@ -103,16 +129,39 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	}
 	for _, folder := range folders {
 		pairs := selected[folder]
+		if set, ok := strings.CutPrefix(folder, setGroup); ok {
+			dir, base := path.Split(set)
+			dir = path.Clean(dir)
+			for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
+				rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
+			}
+			if o.Write && len(pairs) > 0 && pairs[0].set != nil {
+				pairs = r.writeSet(pairs[0].set, pairs)
+			}
+			rep.Pairs = append(rep.Pairs, pairs...)
+			continue
+		}
+		for _, n := range RemoveStaleTemps(r.Abs(folder), RecordName) {
+			rep.RemovedTemps = append(rep.RemovedTemps, join(folder, n))
+		}
 		if o.Write {
 			pairs = r.writeFolder(folder, pairs)
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
+	}
+	if r.store != nil {
+		r.store.close() // the pack indexes it opened
 	}
 	rep.Summary.ByStatus = map[Status]int{}
 	for i := range rep.Pairs {
 		p := &rep.Pairs[i]
 		if p.Sides == nil {
 			p.Sides = []Side{}
+		}
+		for j := range p.Sides {
+			if !utf8.ValidString(p.Sides[j].Path) {
+				p.Sides[j].PathQuoted = QuotePath(p.Sides[j].Path)
+			}
 		}
 		rep.Summary.Pairs++
 		rep.Summary.ByStatus[p.Status]++
@@ -123,6 +172,77 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// setGroup prefixes the group key of a configured set's pairs; no folder name
+// holds a NUL byte.
+const setGroup = "\x00set:"
+
+func groupOf(p Pair) string {
+	if p.Set != "" || p.Record == ConfigName {
+		return setGroup + p.Record
+	}
+	return p.folder
+}
+
+// selectSetArg finds the verdicts of configured sets an argument names: a set's
+// record, or a language file of one of its documents.
+func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string, []Pair, bool, error) {
+	c := r.pairingConfig()
+	if c.err != nil || len(c.sets) == 0 {
+		return "", nil, false, nil
+	}
+	pairs, ok := checked[setGroup]
+	if !ok {
+		files, _, err := r.listFiles()
+		if err != nil {
+			return "", nil, false, err
+		}
+		pairs = r.checkSets(files)
+		checked[setGroup] = pairs
+	}
+	for _, s := range c.sets {
+		if rel != s.Record {
+			continue
+		}
+		var pick []Pair
+		for _, p := range pairs {
+			if p.Record == rel && p.Status != Unrecorded {
+				pick = append(pick, p)
+			}
+		}
+		if len(pick) == 0 {
+			return "", nil, false, usageErr("%s: no such record, or it records nothing yet", QuotePath(arg))
+		}
+		return setGroup + rel, pick, true, nil
+	}
+	var pick []Pair
+	for _, p := range pairs {
+		if p.Has(rel) {
+			pick = append(pick, p)
+		}
+	}
+	if len(pick) > 0 {
+		return groupOf(pick[0]), pick, true, nil
+	}
+	if r.readmeRecordNames(map[string]string{"": rel}) {
+		return "", nil, false, nil // a README.i18n.yaml pairs it: the README default answers
+	}
+	for _, s := range c.sets {
+		if _, _, ok := s.classify(rel); ok {
+			// A malformed or unreadable set record answers for its documents.
+			for _, p := range pairs {
+				if p.Record == s.Record && (p.Status == Malformed || p.Status == Unreadable) && p.record == nil {
+					return groupOf(p), []Pair{p}, true, nil
+				}
+			}
+			if _, err := os.Lstat(r.Abs(rel)); err != nil {
+				return "", nil, false, usageErr("%s: no such file", QuotePath(arg))
+			}
+			return "", nil, false, usageErr("%s has no other language yet in set %s: there is nothing to pair", QuotePath(arg), QuotePath(s.Name))
+		}
+	}
+	return "", nil, false, nil
 }
 
 func hasPair(ps []Pair, p Pair) bool {
@@ -180,13 +300,16 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 	// a link, which the check reports), then insist on staying in the repository.
 	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
 	if err != nil {
-		return "", nil, usageErr("%s: no such folder", arg)
+		return "", nil, usageErr("%s: no such folder", QuotePath(arg))
 	}
 	abs := filepath.Join(dir, filepath.Base(p))
 	if !r.inside(abs) || abs == r.Root {
-		return "", nil, usageErr("%s is outside the repository (%s)", arg, r.Root)
+		return "", nil, usageErr("%s is outside the repository (%s)", QuotePath(arg), QuotePath(r.Root))
 	}
 	rel := r.Rel(abs)
+	if g, pick, ok, err := r.selectSetArg(arg, rel, checked); ok || err != nil {
+		return g, pick, err
+	}
 	folder, name := path.Split(rel)
 	folder = path.Clean(folder)
 	pairs, ok := checked[folder]
@@ -197,7 +320,7 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 	_, statErr := os.Lstat(abs)
 	if name == RecordName {
 		if errors.Is(statErr, fs.ErrNotExist) {
-			return "", nil, usageErr("%s: no such record", arg)
+			return "", nil, usageErr("%s: no such record", QuotePath(arg))
 		}
 		for _, p := range pairs {
 			if p.Status != Unrecorded {
@@ -224,8 +347,8 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 		return folder, pick, nil
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		return "", nil, usageErr("%s: no such file, and no %s beside it names it", arg, RecordName)
+		return "", nil, usageErr("%s: no such file, and no %s beside it names it", QuotePath(arg), RecordName)
 	}
 	return "", nil, usageErr("%s is not a side of a translation pair: no %s beside it names it, and it is not %s or a README.<lang>.md beside %s",
-		arg, RecordName, BaseName, BaseName)
+		QuotePath(arg), RecordName, BaseName, BaseName)
 }

@@ -93,3 +93,42 @@ Feature: verify-translation-pairing keeps translated READMEs a confirmed pair
     When I run "verify-translation-pairing docs/NOTES.md"
     Then the exit status is 2
     And the error output contains "no such file"
+
+  Scenario: a config pairs mirrored trees file by file, several documents in one record
+    Given the file ".translation-pairing.yaml" contains "sets:\n  - record: docs/translations.i18n.yaml\n    languages:\n      en: docs/en/**/*.md\n      zh-CN: docs/zh-cn/**/*.md\n"
+    And the file "docs/en/a/page.md" contains "page\n"
+    And the file "docs/zh-cn/a/page.md" contains "页面\n"
+    And the file "docs/en/b.md" contains "b\n"
+    And the file "docs/zh-cn/b.md" contains "乙\n"
+    And the file "docs/en/untranslated.md" contains "not yet\n"
+    When I run "verify-translation-pairing --write docs/en/a/page.md"
+    Then the exit status is 0
+    And the record "docs/translations.i18n.yaml" holds the git hash of "docs/zh-cn/a/page.md"
+    When I run "verify-translation-pairing --write docs/zh-cn/b.md"
+    Then the exit status is 0
+    When I run "verify-translation-pairing docs/translations.i18n.yaml"
+    Then the exit status is 0
+    And the output is:
+      """
+      confirmed     docs/en/a/page.md <-> docs/zh-cn/a/page.md (docs/translations.i18n.yaml)
+      confirmed     docs/en/b.md <-> docs/zh-cn/b.md (docs/translations.i18n.yaml)
+      2 pairs: 2 confirmed, 0 not confirmed
+      """
+
+  Scenario: line ends git converts on the way in leave a pair confirmed
+    Given the git setting "core.autocrlf" is "true"
+    And the pair in "docs" is recorded
+    And the file "docs/README.md" contains "# Guide\r\n"
+    When I run "verify-translation-pairing"
+    Then the exit status is 0
+    Given the file "docs/README.md" contains "# Guide\r\n\r\nNew.\r\n"
+    When I run "verify-translation-pairing"
+    Then the exit status is 1
+    And the output contains "changed       docs/README.md changed since confirmation"
+
+  Scenario: a folder name cannot smuggle a terminal escape into the output
+    Given the file "x\u001b[2K\rconfirmed/README.md" contains "a\n"
+    And the file "x\u001b[2K\rconfirmed/README.zh.md" contains "甲\n"
+    When I run "verify-translation-pairing"
+    Then the exit status is 1
+    And the output contains "\"x\\033[2K\\rconfirmed/README.zh.md\" is beside"

@@ -1,0 +1,525 @@
+package pairing
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigName is the repository-level config, at the root, that declares which
+// documents pair beyond the README.md ↔ README.<lang>.md pairs found by default.
+//
+//	sets:
+//	  - name: docs                            # optional, shown in messages
+//	    record: docs/translations.i18n.yaml   # the record of every document of the set
+//	    languages:                            # two or more: language tag → pattern
+//	      en: docs/en/**/*.md
+//	      zh-CN: docs/zh-cn/**/*.md
+//	    exclude: [docs/en/drafts/**]          # optional
+//
+// A pattern is a gitignore-style wildcard relative to the root ("*" and "?" stay
+// within a folder, "**/" spans folders). The files whose paths match the patterns
+// of a set with the same wildcard text are one document in several languages:
+// docs/en/a/b.md and docs/zh-cn/a/b.md above, or, with en: "**/*.md" and
+// zh: "**/*.zh.md", guide.md and guide.zh.md in the same folder. A file matching
+// two languages' patterns belongs to the pattern with more literal characters
+// (guide.zh.md is zh, not an English document named "guide.zh"); a tie goes to
+// the language listed first. Every pattern of a set must hold the same wildcards
+// in the same order, so each document's path in one language names it in all.
+const ConfigName = ".translation-pairing.yaml"
+
+// pairSet is one configured set.
+type pairSet struct {
+	Name      string
+	Record    string // repository-relative path of the set's record
+	recordDir string
+	langs     []setLang
+	exclude   []string
+	line      int
+}
+
+type setLang struct {
+	tag      string
+	pattern  string
+	re       *regexp.Regexp
+	kinds    string // the wildcards in order, e.g. "**/|*"
+	literals int
+}
+
+// configState is the parsed config, or why it could not be used.
+type configState struct {
+	sets []*pairSet
+	err  error // a malformed or unreadable config: reported as one verdict
+	line int
+	// present: the config file exists (even if malformed).
+	present bool
+}
+
+var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
+
+func (r *Repo) pairingConfig() *configState {
+	if r.conf != nil {
+		return r.conf
+	}
+	c := &configState{}
+	r.conf = c
+	abs, err := r.resolve(ConfigName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c
+	}
+	c.present = true
+	var data []byte
+	if err == nil {
+		data, err = readRegular(abs, 1<<20)
+	}
+	if err != nil {
+		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
+		return c
+	}
+	c.sets, c.line, c.err = parseConfig(data)
+	return c
+}
+
+type configError struct {
+	line int
+	msg  string
+}
+
+func (e *configError) Error() string {
+	if e.line > 0 {
+		return fmt.Sprintf("line %d: %s", e.line, e.msg)
+	}
+	return e.msg
+}
+
+// parseConfig parses and checks a config; it guesses nothing.
+func parseConfig(data []byte) ([]*pairSet, int, error) {
+	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
+		return nil, line, &configError{line, fmt.Sprintf(format, a...)}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return fail(0, "empty config: expected \"sets:\" with a list of sets")
+		}
+		e := yamlError(err).(*RecordError)
+		return fail(e.Line, "%s", e.Msg)
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return fail(doc.Line, "expected a mapping with \"sets:\"")
+	}
+	top := doc.Content[0]
+	var setsNode *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k := top.Content[i]
+		if k.Value != "sets" {
+			return fail(k.Line, "unknown key %q (the config has only \"sets\")", k.Value)
+		}
+		setsNode = top.Content[i+1]
+	}
+	if setsNode == nil || setsNode.Kind != yaml.SequenceNode {
+		return fail(top.Line, "\"sets\" must be a list of sets")
+	}
+	var sets []*pairSet
+	records := map[string]int{}
+	for _, sn := range setsNode.Content {
+		if sn.Kind != yaml.MappingNode {
+			return fail(sn.Line, "a set must be a mapping with record and languages")
+		}
+		s := &pairSet{line: sn.Line}
+		var langs *yaml.Node
+		for i := 0; i+1 < len(sn.Content); i += 2 {
+			k, v := sn.Content[i], sn.Content[i+1]
+			switch k.Value {
+			case "name", "record":
+				if v.Kind != yaml.ScalarNode {
+					return fail(v.Line, "%s must be a string", k.Value)
+				}
+				if k.Value == "name" {
+					s.Name = v.Value
+				} else {
+					s.Record = v.Value
+				}
+			case "languages":
+				langs = v
+			case "exclude":
+				if v.Kind != yaml.SequenceNode {
+					return fail(v.Line, "exclude must be a list of patterns")
+				}
+				for _, e := range v.Content {
+					if e.Kind != yaml.ScalarNode || e.Value == "" {
+						return fail(e.Line, "an exclude pattern must be a string")
+					}
+					s.exclude = append(s.exclude, e.Value)
+				}
+			default:
+				return fail(k.Line, "unknown key %q in a set (name, record, languages, exclude)", k.Value)
+			}
+		}
+		if s.Record == "" {
+			return fail(sn.Line, "a set needs a record: the path of the file that holds its hashes")
+		}
+		if err := checkPathName(s.Record); err != nil {
+			return fail(sn.Line, "record %q %s", s.Record, err)
+		}
+		if path.Base(s.Record) == RecordName || s.Record == ConfigName {
+			return fail(sn.Line, "record %q: %s files are the README pairs' own records; name the set's record otherwise (e.g. translations.i18n.yaml)", s.Record, RecordName)
+		}
+		if prev, dup := records[s.Record]; dup {
+			return fail(sn.Line, "record %q is already the record of the set on line %d", s.Record, prev)
+		}
+		records[s.Record] = sn.Line
+		s.recordDir = path.Dir(s.Record)
+		if s.Name == "" {
+			s.Name = s.Record
+		}
+		if langs == nil || langs.Kind != yaml.MappingNode || len(langs.Content) < 4 {
+			return fail(sn.Line, "a set needs languages: a mapping of two or more language tags to patterns")
+		}
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(langs.Content); i += 2 {
+			k, v := langs.Content[i], langs.Content[i+1]
+			if !langTag.MatchString(k.Value) {
+				return fail(k.Line, "%q is not a language tag (like en, zh-CN, pt_BR, zh-Hans)", k.Value)
+			}
+			if seen[k.Value] {
+				return fail(k.Line, "language %q is listed twice", k.Value)
+			}
+			seen[k.Value] = true
+			if v.Kind != yaml.ScalarNode || v.Value == "" {
+				return fail(v.Line, "the pattern of %q must be a string", k.Value)
+			}
+			l, err := compilePattern(v.Value)
+			if err != nil {
+				return fail(v.Line, "pattern %q: %s", v.Value, err)
+			}
+			if s.recordDir != "." && !strings.HasPrefix(v.Value, s.recordDir+"/") {
+				return fail(v.Line, "pattern %q is not below the folder of its record (%s): a record names files below its own folder", v.Value, s.recordDir)
+			}
+			l.tag = k.Value
+			if len(s.langs) > 0 && l.kinds != s.langs[0].kinds {
+				return fail(v.Line, "pattern %q has other wildcards than %q: every pattern of a set needs the same wildcards in the same order", v.Value, s.langs[0].pattern)
+			}
+			s.langs = append(s.langs, l)
+		}
+		sets = append(sets, s)
+	}
+	return sets, 0, nil
+}
+
+// compilePattern turns a wildcard pattern into a regular expression capturing
+// each wildcard, so that files of two languages can be matched by what their
+// wildcards matched.
+func compilePattern(p string) (setLang, error) {
+	l := setLang{pattern: p}
+	if strings.HasPrefix(p, "/") || strings.Contains(p, `\`) {
+		return l, errors.New("must be a slash-separated path relative to the root, without backslashes")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." || seg == "." || seg == "" {
+			return l, errors.New("must not have empty, \".\" or \"..\" segments")
+		}
+	}
+	var re strings.Builder
+	var kinds []string
+	re.WriteString("^")
+	for i := 0; i < len(p); {
+		switch {
+		case strings.HasPrefix(p[i:], "**/") && (i == 0 || p[i-1] == '/'):
+			re.WriteString("((?:[^/]+/)*)")
+			kinds = append(kinds, "**/")
+			i += 3
+		case p[i:] == "**" && (i == 0 || p[i-1] == '/'):
+			re.WriteString("(.*)")
+			kinds = append(kinds, "**")
+			i += 2
+		case p[i] == '*':
+			for i < len(p) && p[i] == '*' {
+				i++
+			}
+			re.WriteString("([^/]*)")
+			kinds = append(kinds, "*")
+		case p[i] == '?':
+			re.WriteString("([^/])")
+			kinds = append(kinds, "?")
+			i++
+		case p[i] == '[':
+			end := strings.IndexByte(p[i+1:], ']')
+			if end < 0 {
+				return l, errors.New("unclosed [")
+			}
+			class := p[i+1 : i+1+end]
+			if end == 0 || strings.Contains(class, "[:") {
+				return l, errors.New("a class must be a simple [abc] or [a-z] (no POSIX names, not empty)")
+			}
+			neg := ""
+			if class[0] == '!' || class[0] == '^' {
+				neg, class = "^", class[1:]
+			}
+			re.WriteString("([" + neg + regexp.QuoteMeta(class) + "])")
+			kinds = append(kinds, "[]")
+			i += end + 2
+		default:
+			re.WriteString(regexp.QuoteMeta(p[i : i+1]))
+			l.literals++
+			i++
+		}
+	}
+	re.WriteString("$")
+	c, err := regexp.Compile(re.String())
+	if err != nil {
+		return l, err
+	}
+	l.re = c
+	l.kinds = strings.Join(kinds, "|")
+	return l, nil
+}
+
+// setDoc is one document of a set: its language files that exist, by tag.
+type setDoc struct {
+	key   string
+	files map[string]string // tag → repository-relative path
+}
+
+// classify returns the language and document key of rel in s, if it is one of
+// the set's documents.
+func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
+	if rel == s.Record || rel == ConfigName {
+		return "", "", false
+	}
+	for _, e := range s.exclude {
+		if wildmatch(e, rel, true) {
+			return "", "", false
+		}
+	}
+	best := -1
+	for _, l := range s.langs {
+		m := l.re.FindStringSubmatch(rel)
+		if m == nil {
+			continue
+		}
+		if l.literals > best {
+			best, tag, key, ok = l.literals, l.tag, strings.Join(m[1:], "\x00"), true
+		}
+	}
+	return tag, key, ok
+}
+
+// checkSets returns the verdicts of every configured set: one per recorded
+// document, one per document with two or more languages and no record entry,
+// one for a set record that cannot be used, and one for a config that cannot.
+func (r *Repo) checkSets(files []string) []Pair {
+	c := r.pairingConfig()
+	if c.err != nil {
+		p := Pair{Status: Malformed, Record: ConfigName, Line: c.line,
+			Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
+		if strings.HasPrefix(c.err.Error(), "cannot be read") {
+			p.Status = Unreadable
+			p.Message = fmt.Sprintf("%s %s", ConfigName, c.err)
+		}
+		return []Pair{p}
+	}
+	var out []Pair
+	for _, s := range c.sets {
+		out = append(out, r.checkSet(s, files)...)
+	}
+	return out
+}
+
+func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
+	docs := map[string]*setDoc{}
+	var order []string
+	for _, f := range files {
+		tag, key, ok := s.classify(f)
+		if !ok {
+			continue
+		}
+		d := docs[key]
+		if d == nil {
+			d = &setDoc{key: key, files: map[string]string{}}
+			docs[key] = d
+			order = append(order, key)
+		}
+		d.files[tag] = f
+	}
+	base := Pair{Record: s.Record, Set: s.Name, set: s}
+	var rec *Record
+	recRecorded := map[string][]recorded{} // doc key → recorded sides
+	var recOrder []string
+	if _, err := r.resolve(s.Record); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		data, err := r.readRecord(s.Record)
+		if err != nil {
+			p := base
+			p.Status = Unreadable
+			p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(s.Record), plainErr(err))
+			return []Pair{p}
+		}
+		rec, err = ParseSetRecord(data, r.Format)
+		if err != nil {
+			var re *RecordError
+			p := base
+			p.Status = Malformed
+			if errors.As(err, &re) {
+				p.Line = re.Line
+			}
+			p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(s.Record), err)
+			return []Pair{p}
+		}
+		base.record = rec
+		for _, e := range rec.Entries {
+			rel := join(s.recordDir, e.Name)
+			_, key, ok := s.classify(rel)
+			if !ok {
+				p := base
+				p.Status = Malformed
+				p.Line = e.Line
+				p.Message = fmt.Sprintf("%s: line %d: %s matches no pattern of set %s; fix the record or the config", QuotePath(s.Record), e.Line, QuotePath(e.Name), QuotePath(s.Name))
+				return []Pair{p}
+			}
+			if _, seen := recRecorded[key]; !seen {
+				recOrder = append(recOrder, key)
+			}
+			recRecorded[key] = append(recRecorded[key], recorded{rel, e.Hash})
+		}
+	}
+	var out []Pair
+	done := map[string]bool{}
+	for _, key := range recOrder {
+		done[key] = true
+		p := base
+		p.record, p.doc = rec, key
+		r.judge(&p, recRecorded[key])
+		out = append(out, p)
+		named := map[string]bool{}
+		for _, rs := range recRecorded[key] {
+			named[rs.path] = true
+		}
+		if d := docs[key]; d != nil {
+			var extra []string
+			for _, l := range s.langs {
+				if f, ok := d.files[l.tag]; ok && !named[f] {
+					extra = append(extra, f)
+				}
+			}
+			if len(extra) > 0 {
+				out = append(out, r.unrecordedDoc(base, key, extra, true))
+			}
+		}
+	}
+	sort.Strings(order)
+	for _, key := range order {
+		if done[key] {
+			continue
+		}
+		d := docs[key]
+		if len(d.files) < 2 {
+			continue // not translated yet: nothing to pair
+		}
+		if r.readmeRecordNames(d.files) {
+			continue // a README.i18n.yaml beside it already pairs it
+		}
+		var sides []string
+		for _, l := range s.langs {
+			if f, ok := d.files[l.tag]; ok {
+				sides = append(sides, f)
+			}
+		}
+		out = append(out, r.unrecordedDoc(base, key, sides, rec != nil))
+	}
+	return out
+}
+
+func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bool) Pair {
+	p := base
+	p.Status, p.doc = Unrecorded, key
+	var quoted []string
+	for _, f := range paths {
+		s := Side{Path: f, State: SideUnrecorded}
+		if h, err := r.hashSide(f); err == nil {
+			s.Current = h
+		} else {
+			s.Problem = plainErr(err)
+		}
+		p.Sides = append(p.Sides, s)
+		quoted = append(quoted, QuotePath(f))
+	}
+	if hasRecord {
+		p.Message = fmt.Sprintf("%s %s not named in %s; once %s the other languages of the document, add %s with: %s",
+			list(quoted), isAre(quoted), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
+	} else {
+		p.Message = fmt.Sprintf("%s %s one document in several languages with no record (%s); once they match, record them with: %s",
+			list(quoted), isAre(quoted), QuotePath(base.Record), r.fixCommand(paths[0]))
+	}
+	return p
+}
+
+// readmeRecordNames reports whether a README.i18n.yaml names one of files, so a
+// set whose patterns also match a README pair leaves that pair to its record.
+func (r *Repo) readmeRecordNames(files map[string]string) bool {
+	for _, f := range files {
+		dir, name := path.Split(f)
+		folder := path.Clean(dir)
+		if r.readmeNames == nil {
+			r.readmeNames = map[string]map[string]bool{}
+		}
+		names, ok := r.readmeNames[folder]
+		if !ok {
+			names = map[string]bool{}
+			if data, err := r.readRecord(join(folder, RecordName)); err == nil {
+				if rec, err := ParseRecord(data, r.Format); err == nil {
+					for _, e := range rec.Entries {
+						names[e.Name] = true
+					}
+				}
+			}
+			r.readmeNames[folder] = names
+		}
+		if names[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// covered reports whether a configured set claims rel as one of its documents,
+// so the README default leaves it to the set.
+func (r *Repo) covered(rel string) bool {
+	c := r.pairingConfig()
+	for _, s := range c.sets {
+		if _, _, ok := s.classify(rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Relevant reports whether a change to the repository-relative path rel can
+// change a verdict: a README or its translation, a record, the config, a
+// .gitattributes file, or a document of a configured set. A pre-commit hook
+// uses it to stay silent on commits that touch none of these.
+func (r *Repo) Relevant(rel string) bool {
+	base := path.Base(rel)
+	switch {
+	case base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base):
+		return true
+	}
+	c := r.pairingConfig()
+	for _, s := range c.sets {
+		if rel == s.Record {
+			return true
+		}
+		if _, _, ok := s.classify(rel); ok {
+			return true
+		}
+	}
+	return false
+}

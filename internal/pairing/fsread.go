@@ -1,0 +1,56 @@
+package pairing
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// maxDocument bounds what the tool reads of one side, one object or one git file:
+// a translated document is far smaller, and a bound keeps a hostile tree from
+// costing unbounded memory.
+const maxDocument = 64 << 20
+
+// openRegular opens path for reading only if it is a regular file (after following
+// symbolic links). It opens without blocking (O_NONBLOCK where the system has it)
+// and checks the type of what it opened, so a named pipe put in place of a .git
+// file, a git config or a side can neither block the open nor be read.
+func openRegular(path string) (*os.File, error) {
+	// Stat first for the clearer message; the check after opening is the one that counts.
+	if info, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", describeMode(info.Mode()))
+	}
+	f, err := openForHash(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("not a regular file (%s)", describeMode(info.Mode()))
+	}
+	return f, nil
+}
+
+// readRegular reads the whole regular file at path, refusing one larger than limit.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return data, nil
+}
