@@ -176,6 +176,10 @@ func (st *state) finish(s *godog.Scenario, err error) (result.Case, bool) {
 		var de *diffError
 		if errors.As(err, &de) {
 			rc.Diff = de.diff
+			rc.Message = de.what + " differs" // the reports show their own diff
+			if de.want != "" && de.got != "" {
+				rc.Want, rc.Got = de.want, de.got
+			}
 		}
 	default:
 		rc.Status = result.Pass
@@ -190,10 +194,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// diffError is a failed expectation with a go-cmp diff, (-want +got).
+// diffError is a failed expectation with a go-cmp diff, (-want +got), for Go tests, and
+// both sides as JSON text, from which the reports make their language-neutral diff.
 type diffError struct {
-	what string
-	diff string
+	what      string
+	diff      string
+	want, got string
 }
 
 func (e *diffError) Error() string { return fmt.Sprintf("%s (-want +got):\n%s", e.what, e.diff) }
