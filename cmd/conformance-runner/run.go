@@ -15,6 +15,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
@@ -31,6 +32,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "list" {
 		return listCmd(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "report" {
+		return reportCmd(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -49,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		junitFile  = fs.String("junit", "", "")
 		jsonFile   = fs.String("json", "", "")
 		mdFile     = fs.String("markdown", "", "")
+		htmlFile   = fs.String("html", "", "")
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
 	)
@@ -97,7 +102,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}} {
+	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}, {*htmlFile, func(w io.Writer) error {
+		return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
+	}}} {
 		if f.path == "" {
 			continue
 		}

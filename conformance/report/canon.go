@@ -559,3 +559,13 @@ func Diff(want, got string) (d Difference, ok bool) {
 	d.First = firstDifference(w, g)
 	return d, true
 }
+
+// Canonical returns JSON text as canonical JSON: object keys sorted, two-space indent,
+// scalars as written. ok is false when s is not one JSON value.
+func Canonical(s string) (string, bool) {
+	v, err := parseJSON(s)
+	if err != nil {
+		return "", false
+	}
+	return canonical(v), true
+}

@@ -8,8 +8,8 @@ import (
 func TestDiffComparesOutcomes(t *testing.T) {
 	for _, tt := range []struct {
 		name, want, got string
-		differ           bool
-		first            string
+		differ          bool
+		first           string
 	}{
 		{"ids and key order are not compared", `{"id":0,"ok":true,"result":{"a":1,"b":2}}`, `{"result":{"b":2,"a":1},"ok":true,"id":7}`, false, ""},
 		{"error messages are not compared", `{"id":0,"ok":false,"error":{"code":"X","message":""}}`, `{"id":3,"ok":false,"error":{"code":"X","message":"why"}}`, false, ""},
