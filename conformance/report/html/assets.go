@@ -51,7 +51,7 @@ td.d{width:1.6rem;text-align:center;font-weight:700;color:var(--fail)}
 tr.differs>th,div.clause.differs .ctext{box-shadow:inset 4px 0 0 #d4a000}
 tr.differs td.d{background:var(--diff)}
 .checks th[scope=row]{font-weight:400;max-width:42rem}
-.matrix .rtext{font-size:.82rem;max-width:40rem}
+.matrix .rtext{font-size:.82rem;min-width:26rem;max-width:44rem}
 .matrix th[scope=row]{white-space:nowrap}
 .cchecks small{color:var(--muted)}
 .checks summary{cursor:pointer;overflow-wrap:anywhere}
