@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -54,6 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		jsonFile   = fs.String("json", "", "")
 		mdFile     = fs.String("markdown", "", "")
 		htmlFile   = fs.String("html", "", "")
+		msgFile    = fs.String("cucumber-messages", "", "")
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
 	)
@@ -87,6 +89,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		p := &progressPrinter{w: stderr}
 		r.Progress, r.PartDone = p.cas, p.part
 	}
+	var messages bytes.Buffer // written atomically after the run, like the other reports
+	if *msgFile != "" {
+		r.CucumberMessages = &messages
+	}
 	runner, err := conformance.NewRunner(r)
 	if err != nil {
 		return usageErr(stderr, err.Error())
@@ -104,6 +110,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		write func(io.Writer) error
 	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}, {*htmlFile, func(w io.Writer) error {
 		return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
+	}}, {*msgFile, func(w io.Writer) error {
+		_, err := w.Write(messages.Bytes())
+		return err
 	}}} {
 		if f.path == "" {
 			continue

@@ -34,6 +34,8 @@ Flags:
   --json FILE           write a JSON report
   --markdown FILE       write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
   --html FILE           write the run as one self-contained HTML page (see 'report -h')
+  --cucumber-messages FILE
+                        write the feature run as Cucumber Messages (NDJSON) for Cucumber's tools
   --progress MODE       auto (on a terminal), always or never (default auto)
 
 Exit codes: 0 conformant, 1 not conformant (a check failed, or nothing was covered),

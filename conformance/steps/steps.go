@@ -39,6 +39,9 @@ type Options struct {
 	Skip func(name string) bool
 	// Progress, when set, is called with each scenario's result as it finishes.
 	Progress func(result.Case)
+	// Messages, when set, receives the run as Cucumber Messages (NDJSON), written when the
+	// run ends; scenarios Select leaves out are left out.
+	Messages io.Writer
 }
 
 // Skipped is the message of a check that a skip list kept from running (--skip).
@@ -85,7 +88,7 @@ func normalizeProfile(p string) string {
 
 // Run runs every selected scenario of the features in fsys against c and returns one Case per
 // scenario (Part "features"). An error means the features could not be run at all.
-func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
+func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []result.Case, err error) {
 	var (
 		mu  sync.Mutex
 		out []result.Case
@@ -133,6 +136,16 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			DefaultContext: ctx,
 			Concurrency:    1,
 		},
+	}
+	if opts.Messages != nil {
+		name, m, done := newMessagesRun(opts.Messages, opts.Select)
+		defer done()
+		suite.Name, suite.Options.Format, suite.Options.Output = name, messagesFormat, io.Discard
+		defer func() {
+			if err == nil && m.err != nil {
+				err = m.err
+			}
+		}()
 	}
 	if status := suite.Run(); status == 2 {
 		return out, errors.New("steps: the features could not be run (a feature file does not parse, or the options are invalid)")
