@@ -422,7 +422,7 @@ func keyName(raw string) string {
 
 // maxDiffLines bounds the line diff's quadratic table; longer texts are diffed by their
 // common prefix and suffix only.
-const maxDiffLines = 3000
+const maxDiffLines = 1000
 
 // lineDiff returns a line diff of a and b: unchanged lines start with two spaces, removed
 // ones (only in a) with "- ", added ones (only in b) with "+ "; runs of unchanged lines far

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
@@ -233,6 +235,25 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot(t, tctx, filepath.Join(dir, "failure.png"), first)
+
+	// Printed, the filters go and the long sections are laid out in full.
+	if err := chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	printed, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]string](`({filters:getComputedStyle(document.getElementById('filters')).display,checks:getComputedStyle(document.getElementById('checks')).contentVisibility})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if printed["filters"] != "none" || printed["checks"] != "visible" {
+		t.Errorf("print styles: %v", printed)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`window.scrollTo(0,0),true`)); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, tctx, filepath.Join(dir, "print.png"), "")
 }
 
 func caseStatus(d *report.Document, part, name string) result.Status {
