@@ -70,6 +70,7 @@ tr.differs td.d{background:var(--diff)}
 .diff .gap{color:var(--muted);display:block}
 .first code{background:var(--diff);padding:0 .2rem}
 .ok{color:var(--pass);font-weight:600}
+.legend{color:var(--muted);font-size:.9rem}
 .spec{max-width:100%}
 .spec h3{border-bottom:1px solid var(--line);padding-bottom:.2rem}
 .spec-table td,.spec-table th{font-size:.9rem}

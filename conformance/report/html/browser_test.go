@@ -218,6 +218,21 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// "differences only": the checks whose results differ between implementations.
+	if err := chromedp.Do(tctx, chromedp.Click(chromedp.ID("f-diff")), chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`document.getElementById('checks').scrollIntoView(),true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, tctx, filepath.Join(dir, "differences.png"), "")
+	if err := chromedp.Do(tctx, chromedp.Click(chromedp.ID("f-diff"))); err != nil {
+		t.Fatal(err)
+	}
+
 	// The matrix and a clause of the spec, as a reader following the links sees them.
 	for _, v := range [][2]string{{"matrix", "matrix.png"}, {"spec-SR-URI-3", "clause.png"}} {
 		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`location.hash=%q,true`, "#"+v[0]))); err != nil {

@@ -141,6 +141,24 @@ func (p *page) collect(docs []*report.Document) {
 		}
 		p.impls = append(p.impls, im)
 	}
+	// One group per part and area, in run order, whichever report first had a check.
+	partRank := map[string]int{"features": 0, "fixtures": 1, "properties": 2}
+	areaRank := map[string]int{}
+	for _, ch := range p.checks {
+		if _, ok := areaRank[ch.part+"/"+ch.area]; !ok {
+			areaRank[ch.part+"/"+ch.area] = len(areaRank)
+		}
+	}
+	sort.SliceStable(p.checks, func(i, j int) bool {
+		a, b := p.checks[i], p.checks[j]
+		if pa, pb := partRank[a.part], partRank[b.part]; pa != pb {
+			return pa < pb
+		}
+		return areaRank[a.part+"/"+a.area] < areaRank[b.part+"/"+b.area]
+	})
+	for i, ch := range p.checks {
+		ch.idx = i
+	}
 	areas := map[string]bool{}
 	p.byReq = map[string][]*check{}
 	p.reqArea = map[string][]string{}
@@ -190,6 +208,9 @@ func (p *page) collect(docs []*report.Document) {
 
 // statusWord and statusIcon say a status in words and in one symbol; colour is never the only
 // cue.
+// legend says what the symbols of a status cell mean.
+const legend = `<p class="legend">Symbols: ✓ pass, ✗ fail, – not covered, ! error, B fixture bug, · not run there; ≠ the results differ between implementations.</p>` + "\n"
+
 var statusWord = map[result.Status]string{result.Pass: "pass", result.Fail: "fail", result.NotCovered: "not covered", result.Error: "error", result.FixtureBug: "fixture bug", "": "not run"}
 var statusIcon = map[result.Status]string{result.Pass: "✓", result.Fail: "✗", result.NotCovered: "–", result.Error: "!", result.FixtureBug: "B", "": "·"}
 var statusClass = map[result.Status]string{result.Pass: "pass", result.Fail: "fail", result.NotCovered: "nc", result.Error: "err", result.FixtureBug: "bug", "": "none"}
@@ -633,6 +654,7 @@ func (p *page) aggregate(chs []*check) ([]result.Status, bool) {
 func (p *page) writeChecks(b *strings.Builder) {
 	b.WriteString("<section id=\"checks\" aria-labelledby=\"h-checks\"><h2 id=\"h-checks\">Checks</h2>\n")
 	fmt.Fprintf(b, "<p>Every check of the reports, by part and area, with each implementation's result; open a check for its definition. %d of %d differ between implementations (≠).</p>\n", p.differs, len(p.checks))
+	b.WriteString(legend)
 	b.WriteString("<table class=\"grid checks\"><thead><tr><th scope=\"col\">check</th><th scope=\"col\">≠</th>")
 	p.implHeads(b)
 	b.WriteString("</tr></thead>\n")
@@ -682,7 +704,7 @@ func (p *page) writeChecks(b *strings.Builder) {
 var kind = map[string]string{"features": "scenario", "fixtures": "fixture", "properties": "property"}
 
 func (p *page) writeSpec(b *strings.Builder) {
-	b.WriteString("<section id=\"spec\" aria-labelledby=\"h-spec\"><h2 id=\"h-spec\">Spec, with each clause's checks</h2>\n<div class=\"spec\">\n")
+	b.WriteString("<section id=\"spec\" aria-labelledby=\"h-spec\"><h2 id=\"h-spec\">Spec, with each clause's checks</h2>\n" + legend + "<div class=\"spec\">\n")
 	for _, blk := range p.blocks {
 		if blk.Heading == 1 {
 			continue // the page has its own title
