@@ -73,7 +73,8 @@ type DocCase struct {
 	Message      string        `json:"message,omitempty"`
 	// Rerun is the --run expression that selects this check alone.
 	Rerun string `json:"rerun"`
-	// File, Line and Steps say where the check is defined (features and fixtures).
+	// File, Line and Steps say where the check is defined (features and fixtures), as the
+	// kit's embedded features and fixtures have it (Report.Document).
 	File  string   `json:"file,omitempty"`
 	Line  int      `json:"line,omitempty"`
 	Steps []string `json:"steps,omitempty"`
