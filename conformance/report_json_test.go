@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
@@ -42,9 +45,35 @@ func TestJSONReportOfRealRuns(t *testing.T) {
 				t.Fatalf("document totals %+v, report %+v", doc.Totals, rep.Totals)
 			}
 			failures := 0
+			files := map[string][]string{}
 			for _, c := range doc.Cases {
 				if c.Part != "properties" && (c.File == "" || c.Line == 0) {
 					t.Errorf("%s %s: no file and line", c.Part, c.Name)
+				}
+				if c.File != "" {
+					// The line is the check's own: its scenario (or example row), or its
+					// fixture case's name.
+					if files[c.File] == nil {
+						data, err := os.ReadFile(filepath.Join("..", c.File))
+						if err != nil {
+							t.Fatal(err)
+						}
+						files[c.File] = strings.Split(string(data), "\n")
+					}
+					lines := files[c.File]
+					line := ""
+					if c.Line <= len(lines) {
+						line = strings.TrimSpace(lines[c.Line-1])
+					}
+					_, caseName, _ := strings.Cut(c.Name, "/")
+					_, title, _ := strings.Cut(line, ":")
+					title, _, _ = strings.Cut(title, "<") // an outline's name up to its first <placeholder>
+					ok := strings.HasPrefix(line, "Scenario") && strings.Contains(c.Name, strings.TrimSpace(title)) ||
+						strings.HasPrefix(line, "|") || // an outline's example row
+						c.Part == "fixtures" && strings.Contains(line, "name:") && strings.Contains(line, caseName)
+					if !ok {
+						t.Errorf("%s %s: %s:%d is %q", c.Part, c.Name, c.File, c.Line, line)
+					}
 				}
 				if c.Part == "features" && len(c.Steps) == 0 {
 					t.Errorf("%s: no steps", c.Name)
