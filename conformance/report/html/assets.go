@@ -124,7 +124,7 @@ function apply(){
  var on=fail.checked||diff.checked||a||r||q;
  count.value=on?shown+' of '+total+' checks shown':'';
  var p=new URLSearchParams();if(fail.checked)p.set('failures','1');if(diff.checked)p.set('differences','1');if(a)p.set('area',a);if(r)p.set('requirement',r);if(q)p.set('text',q);
- var s=p.toString();history.replaceState(null,'',location.pathname+(s?'?'+s:'')+location.hash);
+ var s=p.toString();try{history.replaceState(null,'',location.pathname+(s?'?'+s:'')+location.hash)}catch(e){} // some engines refuse it on file: pages
 }
 var p=new URLSearchParams(location.search);
 fail.checked=p.get('failures')==='1';diff.checked=p.get('differences')==='1';area.value=p.get('area')||'';req.value=p.get('requirement')||'';text.value=p.get('text')||'';
