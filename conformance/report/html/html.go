@@ -537,18 +537,20 @@ func value(raw json.RawMessage, text string, pretty bool) string {
 	return compactJSON(raw)
 }
 
+// compactJSON drops the whitespace outside strings that encoding/json's indenting added.
 func compactJSON(raw json.RawMessage) string {
 	var b strings.Builder
-	inStr, esc := false, false
+	inStr, escaped := false, false
 	for _, c := range string(raw) {
 		switch {
 		case inStr:
 			b.WriteRune(c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
 				inStr = false
 			}
 		case c == '"':

@@ -49,3 +49,10 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestCompactJSON(t *testing.T) {
+	in := "{\n  \"a\" : \"x y\\\" z\\\\\",\n  \"b\": [ 1, 2 ]\n}"
+	if got, want := compactJSON([]byte(in)), `{"a":"x y\" z\\","b":[1,2]}`; got != want {
+		t.Errorf("compactJSON = %s, want %s", got, want)
+	}
+}
