@@ -36,13 +36,13 @@ func ExampleRunner() {
 	for _, c := range rep.Cases {
 		if c.Name == "uri-encode/empty-id" {
 			fmt.Println(c.Status, c.Name, c.Input)
-			fmt.Println(c.Message) // and c.Diff, a go-cmp diff (-want +got)
+			fmt.Println(c.Message) // report.Diff(c.Want, c.Got) says how the answers differ
 			fmt.Println("rerun: --run", report.RerunRegexp(c))
 		}
 	}
 	// Output:
 	// exit 1
-	// fail uri-encode/empty-id {"id":0,"op":"uri.encode","args":{"sessionId":""}}
+	// fail uri-encode/empty-id {"id":3,"op":"uri.encode","args":{"sessionId":""}}
 	// result differs
 	// rerun: --run ^fixtures/uri-encode/empty-id$
 }

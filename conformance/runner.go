@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"regexp"
 	"slices"
@@ -93,6 +94,9 @@ type Runner struct {
 	Progress func(result.Case)
 	// PartDone, when set, is called with each part's summary as it finishes.
 	PartDone func(report.Part)
+	// CucumberMessages, when set, receives the feature run as Cucumber Messages (NDJSON), for
+	// Cucumber's own tools; written when the features part ends.
+	CucumberMessages io.Writer
 }
 
 // UsageError is a Runner configuration that cannot run (exit code 2).
@@ -328,7 +332,7 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	switch {
 	case err != nil:
 	case part == PartFeatures:
-		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part)})
+		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part), Messages: r.CucumberMessages})
 	case part == PartFixtures:
 		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part), Oracle: &adapter.Reference{Profile: r.Profile}})
 	case part == PartProperties:

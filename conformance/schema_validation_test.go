@@ -303,6 +303,7 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 	s := loadSchemas(t)
 	const world = `{"sessions":[{"header":{"id":"s","createdAt":1},"title":"t","surface":{"capturedThroughSeq":1,"events":[{"type":"user/message","seq":1,"data":{}}]}}]}`
 	const hello = `{"request":{"protocol":1},"result":{"protocol":1,"name":"n","version":"1","spec":"0.0.1-rc.1","features":["host"]}}`
+	const rep = `{"$schema":"https://sessionref-kit.dev/schema/report/1/report.schema.json","version":1,"kit":"0.1.0","spec":"0.0.1-rc.1","adapter":"a","seed":1,"checks":5,"restarts":0,"started":"2026-01-01T00:00:00Z","elapsedNs":1,"verdict":{"code":1,"summary":"s"},"totals":{"total":1,"pass":0,"fail":1,"notCovered":0,"error":0,"fixtureBug":0},"parts":[],"areas":[],"requirements":[],"cases":[{"part":"fixtures","area":"uri","name":"uri-decode/x","requirements":["SR-URI-3"],"status":"fail","rerun":"^fixtures/uri-decode/x$","file":"fixtures/uri-decode.yaml","line":3,"input":{"id":2,"op":"uri.decode","args":{"uri":"u"}},"want":{"id":2,"ok":true,"result":"a"},"got":{"id":2,"ok":true,"result":"b"},"diff":{"want":"w","got":"g","lines":"- w\n+ g\n","first":"$.result: want \"a\", got \"b\""},"durationNs":1}]}`
 	const fixture = `{"version":1,"op":"uri.decode","cases":[{"name":"c","requirements":["SR-URI-4"],"args":{"uri":{"$utf16":[97,55296]}},"want":{"error":"SESSION_REFERENCE_INVALID_REFERENCE"}}]}`
 	tests := []struct {
 		schema, frag string
@@ -344,6 +345,15 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 		{"world.schema.json", "", false, strings.Replace(world, `"title":"t"`, `"title":1`, 1)},
 		{"world.schema.json", "", false, strings.Replace(world, `"type":"user/message",`, ``, 1)},
 		{"world.schema.json", "", false, strings.Replace(world, `{"sessions"`, `{"extra":1,"sessions"`, 1)},
+
+		{"report.schema.json", "", true, rep},
+		{"report.schema.json", "", false, strings.Replace(rep, `"version":1`, `"version":2`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"status":"fail"`, `"status":"failed"`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"line":3`, `"line":0`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"rerun":"^fixtures/uri-decode/x$",`, ``, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"SR-URI-3"`, `"URI-3"`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"first":`, `"firstDiff":`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"verdict":{"code":1`, `"verdict":{"code":4`, 1)},
 
 		{"fixture.schema.json", "", true, fixture},
 		{"fixture.schema.json", "", false, strings.Replace(fixture, `"version":1`, `"version":2`, 1)},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -15,6 +16,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
@@ -31,6 +33,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "list" {
 		return listCmd(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "report" {
+		return reportCmd(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -49,6 +54,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		junitFile  = fs.String("junit", "", "")
 		jsonFile   = fs.String("json", "", "")
 		mdFile     = fs.String("markdown", "", "")
+		htmlFile   = fs.String("html", "", "")
+		msgFile    = fs.String("cucumber-messages", "", "")
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
 	)
@@ -82,6 +89,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		p := &progressPrinter{w: stderr}
 		r.Progress, r.PartDone = p.cas, p.part
 	}
+	var messages bytes.Buffer // written atomically after the run, like the other reports
+	if *msgFile != "" {
+		r.CucumberMessages = &messages
+	}
 	runner, err := conformance.NewRunner(r)
 	if err != nil {
 		return usageErr(stderr, err.Error())
@@ -97,7 +108,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}} {
+	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}, {*htmlFile, func(w io.Writer) error {
+		return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
+	}}, {*msgFile, func(w io.Writer) error {
+		_, err := w.Write(messages.Bytes())
+		return err
+	}}} {
 		if f.path == "" {
 			continue
 		}

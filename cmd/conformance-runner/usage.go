@@ -7,6 +7,8 @@ const usage = `usage: conformance-runner [flags]            certify the embedded
        conformance-runner diff --adapter 'CMD'   compare with the reference on generated requests (diff -h)
        conformance-runner bench --adapter 'CMD'  time an implementation against the reference (bench -h)
        conformance-runner list [flags]           list the checks a selection makes, without running them
+       conformance-runner report R.json... --html OUT.html
+                                                 one HTML page from JSON reports, side by side (report -h)
 
 Runs the Gherkin features, the fixtures and the rapid properties of the session-reference
 contract against an adapter and reports per-part and per-area pass, fail and not-covered
@@ -31,6 +33,9 @@ Flags:
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report
   --markdown FILE       write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
+  --html FILE           write the run as one self-contained HTML page (see 'report -h')
+  --cucumber-messages FILE
+                        write the feature run as Cucumber Messages (NDJSON) for Cucumber's tools
   --progress MODE       auto (on a terminal), always or never (default auto)
 
 Exit codes: 0 conformant, 1 not conformant (a check failed, or nothing was covered),

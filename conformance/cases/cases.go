@@ -552,6 +552,9 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 		rc.Message = err.Error()
 		return rc
 	}
+	// The client numbered the request; the answer echoes that id (the client checks it).
+	req.ID = resp.ID
+	rc.Input = string(req.Line())
 	if line, err := resp.Line(); err == nil {
 		rc.Got = string(line)
 	}

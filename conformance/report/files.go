@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -12,13 +11,6 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
-
-// WriteJSON writes the report as one indented JSON document.
-func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -50,6 +42,8 @@ type junitProperty struct {
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"` // where the check is defined
+	Line      int           `xml:"line,attr,omitempty"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
@@ -79,6 +73,21 @@ func caseDetail(cs result.Case) string {
 	return xmlText(b.String())
 }
 
+// junitMessageText names the check, where it is defined and the first difference, so a CI
+// test view's one line says what failed and where to look: "fixtures/uri-decode/x
+// (fixtures/uri-decode.yaml:12): $.result: want "a", got "b"".
+func junitMessageText(cs result.Case, src Source, located bool) string {
+	m := cs.Part + "/" + cs.Name
+	if located {
+		m += fmt.Sprintf(" (%s:%d)", src.File, src.Line)
+	}
+	m += ": " + cs.Message
+	if d, ok := Diff(cs.Want, cs.Got); ok {
+		m += "; first difference " + d.First
+	}
+	return clip(m, 1000)
+}
+
 // WriteJUnit writes the report as JUnit XML: one suite per part, one test case per check,
 // classname part.area. Not-covered checks and fixture bugs are skipped test cases, so CI
 // shows them without counting them against the adapter; errors are JUnit errors.
@@ -94,7 +103,14 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				continue
 			}
 			jc := junitCase{Name: xmlText(cs.Name), Classname: p.Name + "." + cs.Area, Time: fmt.Sprintf("%.3f", cs.Duration.Seconds())}
+			src, located := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name)
+			if located {
+				jc.File, jc.Line = src.File, src.Line
+			}
 			msg := xmlText(cs.Message)
+			if cs.Status == result.Fail || cs.Status == result.Error {
+				msg = xmlText(junitMessageText(cs, src, located))
+			}
 			switch cs.Status {
 			case result.Fail:
 				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: caseDetail(cs)}
@@ -133,8 +149,8 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 // maxMarkdownFailures bounds the failures detailed in a step summary (GitHub caps it at 1 MiB).
 const maxMarkdownFailures = 20
 
-// WriteMarkdown writes a summary for CI step summaries: verdict, what was certified, per-part
-// and per-area tables, and the first failures and errors in collapsible blocks.
+// WriteMarkdown writes a summary for CI step summaries: verdict, what was certified, the
+// first failures and errors in collapsible blocks, then per-part and per-area tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	icon := map[int]string{ExitConformant: "✅", ExitNotConformant: "❌", ExitUsage: "⚠️", ExitUnusable: "💥"}[r.Verdict.Code]
@@ -142,7 +158,24 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, l := range r.Header() {
 		fmt.Fprintf(&b, "- %s\n", mdEscape(l))
 	}
-	b.WriteString("\n| part | checks | pass | fail | not covered | error | fixture bug | elapsed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n")
+	// Failures first: they are what a reader of a red run came for.
+	shown := 0
+	for _, cs := range r.Cases {
+		if cs.Status != result.Fail && cs.Status != result.Error {
+			continue
+		}
+		if shown == maxMarkdownFailures {
+			fmt.Fprintf(&b, "…and %d more; see the full report.\n\n", r.Totals.Fail+r.Totals.Error-shown)
+			break
+		}
+		shown++
+		var d strings.Builder
+		writeCase(&d, cs)
+		fmt.Fprintf(&b, "<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n\n",
+			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(strings.ToValidUTF8(d.String(), "\uFFFD"), "```", "`\u200b``"))
+	}
+	b.WriteString("| part | checks | pass | fail | not covered | error | fixture bug | elapsed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, p := range r.Parts {
 		name := p.Name
 		if p.Note != "" {
@@ -162,21 +195,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d |\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
 		}
 		b.WriteString("\n</details>\n")
-	}
-	shown := 0
-	for _, cs := range r.Cases {
-		if cs.Status != result.Fail && cs.Status != result.Error {
-			continue
-		}
-		if shown == maxMarkdownFailures {
-			fmt.Fprintf(&b, "\n…and %d more; see the full report.\n", r.Totals.Fail+r.Totals.Error-shown)
-			break
-		}
-		shown++
-		var d strings.Builder
-		writeCase(&d, cs)
-		fmt.Fprintf(&b, "\n<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n",
-			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(strings.ToValidUTF8(d.String(), "\uFFFD"), "```", "`\u200b``"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,5 +1,8 @@
 // Package report holds a conformance run's outcome and writes it as text for people, JSON for
-// tools, JUnit XML for CI test views and Markdown for CI step summaries.
+// tools (a versioned Document, spec/schema/report.schema.json), JUnit XML for CI test views
+// and Markdown for CI step summaries; package html makes a page of one or more Documents.
+// Every report says how a failure's answers differ the same way (Diff): canonical JSON and
+// a line diff, stable from run to run and readable from any language.
 package report
 
 import (

@@ -18,7 +18,7 @@ func sample(statuses ...result.Status) *report.Report {
 	r := &report.Report{Kit: "0.1.0", Spec: "0.0.1-rc.1", Adapter: "x"}
 	for i, s := range statuses {
 		r.Cases = append(r.Cases, result.Case{Part: "properties", Area: "uri", Name: string(s) + string(rune('a'+i)), Status: s,
-			Message: "m\x00\xff<&>", Input: `{"id":1}`, Want: "a", Got: "b", Diff: "-a\n+b"})
+			Message: "m\x00\xff<&>", Input: `{"id":1}`, Want: `"a"`, Got: `"b"`, Diff: "-a\n+b"})
 	}
 	r.Parts = []report.Part{{Name: "properties", Counts: report.CountCases(r.Cases)}}
 	r.Finish()
@@ -73,7 +73,7 @@ func TestFormats(t *testing.T) {
 	if err := r.WriteMarkdown(&m); err != nil || !strings.Contains(m.String(), "| properties | 5 | 1 | 1 | 1 | 1 | 1 |") {
 		t.Errorf("markdown: %v\n%s", err, m.String())
 	}
-	if err := r.WriteText(&txt); err != nil || !strings.Contains(txt.String(), "diff (-want +got)") || !strings.Contains(txt.String(), "(exit 1)") {
+	if err := r.WriteText(&txt); err != nil || !strings.Contains(txt.String(), "first difference: $: want \"a\", got \"b\"\n  diff (- want, + got):\n    - \"a\"\n    + \"b\"\n") || !strings.Contains(txt.String(), "(exit 1)") {
 		t.Errorf("text: %v\n%s", err, txt.String())
 	}
 	if !bytes.Equal(bytes.ToValidUTF8(txt.Bytes(), nil), txt.Bytes()) {

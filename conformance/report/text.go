@@ -171,14 +171,26 @@ func writeCase(b *strings.Builder, cs result.Case) {
 		rerun += " --seed " + strconv.FormatUint(cs.Seed, 10)
 	}
 	field("rerun", rerun)
-	field("input", cs.Input)
-	field("want", cs.Want)
+	if src, ok := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name); ok {
+		field("at", src.File+":"+strconv.Itoa(src.Line))
+	}
+	field("input", shownInput(cs.Input, cs.Got))
+	field("want", shownInput(cs.Want, cs.Got))
 	field("got", cs.Got)
-	if cs.Diff != "" {
-		b.WriteString("  diff (-want +got):\n")
-		for _, l := range strings.Split(strings.TrimRight(clip(cs.Diff, 8000), "\n"), "\n") {
-			b.WriteString("    " + l + "\n")
-		}
+	writeDiff(b, cs, "  ")
+}
+
+// writeDiff writes the language-neutral diff of a case's want and got (see Diff), each line
+// indented: the first difference, then the line diff of their canonical JSON.
+func writeDiff(b *strings.Builder, cs result.Case, indent string) {
+	d, ok := Diff(cs.Want, cs.Got)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(b, "%sfirst difference: %s\n", indent, d.First)
+	b.WriteString(indent + "diff (- want, + got):\n")
+	for _, l := range strings.Split(strings.TrimRight(clip(d.Lines, 8000), "\n"), "\n") {
+		b.WriteString(indent + "  " + l + "\n")
 	}
 }
 

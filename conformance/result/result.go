@@ -37,7 +37,7 @@ type Case struct {
 	Input     string        `json:"input,omitempty"`   // the request, as a protocol line
 	Want      string        `json:"want,omitempty"`
 	Got       string        `json:"got,omitempty"`
-	Diff      string        `json:"diff,omitempty"` // go-cmp diff, (-want +got)
+	Diff      string        `json:"diff,omitempty"` // go-cmp diff (-want +got), for Go tests; reports use report.Diff
 	Seed      uint64        `json:"seed,omitempty"` // rapid seed, for properties
 	Duration  time.Duration `json:"durationNs"`
 }

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -439,14 +440,35 @@ func (st *state) resultIs(want any) error {
 
 func same(what string, want, got protocol.Response) error {
 	if d := compare.Diff(want, got); d != "" {
-		return &diffError{what: what, diff: d}
+		return &diffError{what: what, diff: d, want: lineOf(want), got: lineOf(got)}
 	}
 	return nil
 }
 
 func diff(what string, want, got any) error {
 	if d := cmp.Diff(compare.Plain(want), compare.Plain(got)); d != "" {
-		return &diffError{what: what, diff: d}
+		return &diffError{what: what, diff: d, want: valueJSON(want), got: valueJSON(got)}
 	}
 	return nil
+}
+
+// lineOf is a response's protocol line, for the reports' language-neutral diff.
+func lineOf(r protocol.Response) string {
+	b, err := r.Line()
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// valueJSON is a compared value as JSON text, for the reports' language-neutral diff; "" for
+// a value JSON cannot carry.
+func valueJSON(v any) string {
+	if b, err := jsjson.Marshal(v); err == nil {
+		return string(b)
+	}
+	if b, err := json.Marshal(compare.Plain(v)); err == nil {
+		return string(b)
+	}
+	return ""
 }

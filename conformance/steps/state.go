@@ -170,6 +170,9 @@ func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error)
 		st.transport = err
 		return resp, err
 	}
+	// The client numbered the request; the answer echoes that id (the client checks it).
+	req.ID = resp.ID
+	st.lastInput = string(req.Line())
 	if line, err := resp.Line(); err == nil {
 		st.lastGot = string(line)
 	}

@@ -39,6 +39,9 @@ type Options struct {
 	Skip func(name string) bool
 	// Progress, when set, is called with each scenario's result as it finishes.
 	Progress func(result.Case)
+	// Messages, when set, receives the run as Cucumber Messages (NDJSON), written when the
+	// run ends; scenarios Select leaves out are left out.
+	Messages io.Writer
 }
 
 // Skipped is the message of a check that a skip list kept from running (--skip).
@@ -85,7 +88,7 @@ func normalizeProfile(p string) string {
 
 // Run runs every selected scenario of the features in fsys against c and returns one Case per
 // scenario (Part "features"). An error means the features could not be run at all.
-func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
+func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []result.Case, err error) {
 	var (
 		mu  sync.Mutex
 		out []result.Case
@@ -134,6 +137,16 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			Concurrency:    1,
 		},
 	}
+	if opts.Messages != nil {
+		name, m, done := newMessagesRun(opts.Messages, opts.Select)
+		defer done()
+		suite.Name, suite.Options.Format, suite.Options.Output = name, messagesFormat, io.Discard
+		defer func() {
+			if err == nil && m.err != nil {
+				err = m.err
+			}
+		}()
+	}
 	if status := suite.Run(); status == 2 {
 		return out, errors.New("steps: the features could not be run (a feature file does not parse, or the options are invalid)")
 	}
@@ -176,6 +189,10 @@ func (st *state) finish(s *godog.Scenario, err error) (result.Case, bool) {
 		var de *diffError
 		if errors.As(err, &de) {
 			rc.Diff = de.diff
+			rc.Message = de.what + " differs" // the reports show their own diff
+			if de.want != "" && de.got != "" {
+				rc.Want, rc.Got = de.want, de.got
+			}
 		}
 	default:
 		rc.Status = result.Pass
@@ -190,10 +207,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// diffError is a failed expectation with a go-cmp diff, (-want +got).
+// diffError is a failed expectation with a go-cmp diff, (-want +got), for Go tests, and
+// both sides as JSON text, from which the reports make their language-neutral diff.
 type diffError struct {
-	what string
-	diff string
+	what      string
+	diff      string
+	want, got string
 }
 
 func (e *diffError) Error() string { return fmt.Sprintf("%s (-want +got):\n%s", e.what, e.diff) }

@@ -1,0 +1,262 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/spec"
+)
+
+// FormatVersion is the version of the JSON report, spec/schema/report.schema.json. It grows
+// when a field changes meaning or goes away; new optional fields keep it.
+const FormatVersion = 1
+
+// SchemaID is the $id of the JSON report's schema.
+const SchemaID = "https://sessionref-kit.dev/schema/report/1/report.schema.json"
+
+// Document is the JSON report (spec/schema/report.schema.json): a Report with every request
+// and answer nested as a JSON value rather than a string, each check's definition (file, line,
+// steps) and, for a failure, a language-neutral Difference.
+type Document struct {
+	Schema       string         `json:"$schema"`
+	Version      int            `json:"version"`
+	Kit          string         `json:"kit"`
+	Spec         string         `json:"spec"`
+	Adapter      string         `json:"adapter"`
+	Hello        *adapter.Hello `json:"hello,omitempty"`
+	FixtureHash  string         `json:"fixtureHash,omitempty"`
+	Seed         uint64         `json:"seed"`
+	Checks       int            `json:"checks"`
+	Tags         string         `json:"tags,omitempty"`
+	Match        string         `json:"run,omitempty"`
+	Skip         string         `json:"skip,omitempty"`
+	Shard        string         `json:"shard,omitempty"`
+	Unusable     string         `json:"unusable,omitempty"`
+	RequireAll   bool           `json:"requireAll,omitempty"`
+	Restarts     int            `json:"restarts"`
+	Warnings     []string       `json:"warnings,omitempty"`
+	Started      time.Time      `json:"started"`
+	ElapsedNs    int64          `json:"elapsedNs"`
+	Verdict      VerdictSummary `json:"verdict"`
+	Totals       Counts         `json:"totals"`
+	Parts        []DocPart      `json:"parts"`
+	Areas        []Area         `json:"areas"`
+	Requirements []Requirement  `json:"requirements"`
+	Cases        []DocCase      `json:"cases"`
+}
+
+// DocPart is a Part with its elapsed time in nanoseconds.
+type DocPart struct {
+	Name string `json:"name"`
+	Counts
+	ElapsedNs int64  `json:"elapsedNs"`
+	Note      string `json:"note,omitempty"`
+}
+
+// DocCase is one check of a Document.
+type DocCase struct {
+	Part         string        `json:"part"`
+	Area         string        `json:"area"`
+	Name         string        `json:"name"`
+	Requirements []string      `json:"requirements,omitempty"`
+	Status       result.Status `json:"status"`
+	Message      string        `json:"message,omitempty"`
+	// Rerun is the --run expression that selects this check alone.
+	Rerun string `json:"rerun"`
+	// File, Line and Steps say where the check is defined (features and fixtures), as the
+	// kit's embedded features and fixtures have it (Report.Document).
+	File  string   `json:"file,omitempty"`
+	Line  int      `json:"line,omitempty"`
+	Steps []string `json:"steps,omitempty"`
+	// Input, Want and Got are JSON values: the last request sent (with the id sent), the
+	// expected answer and the adapter's answer. An answer that is not JSON is in GotText.
+	Input     json.RawMessage `json:"input,omitempty"`
+	InputText string          `json:"inputText,omitempty"`
+	Want      json.RawMessage `json:"want,omitempty"`
+	WantText  string          `json:"wantText,omitempty"`
+	Got       json.RawMessage `json:"got,omitempty"`
+	GotText   string          `json:"gotText,omitempty"`
+	// Diff is how Want and Got differ, for a failure that has both.
+	Diff       *Difference `json:"diff,omitempty"`
+	Seed       uint64      `json:"seed,omitempty"`
+	DurationNs int64       `json:"durationNs"`
+}
+
+// Document converts the report to its JSON form, with check definitions from the kit's
+// embedded features and fixtures (see DocumentWith).
+func (r *Report) Document() *Document { return r.DocumentWith(EmbeddedSources()) }
+
+// DocumentWith converts the report to its JSON form, looking up each check's definition in src
+// (nil: none).
+func (r *Report) DocumentWith(src *Sources) *Document {
+	d := &Document{
+		Schema: SchemaID, Version: FormatVersion,
+		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Hello: r.Hello, FixtureHash: r.FixtureHash,
+		Seed: r.Seed, Checks: r.Checks, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard,
+		Unusable: r.Unusable, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
+		Started: r.Started, ElapsedNs: int64(r.Elapsed), Verdict: r.Verdict, Totals: r.Totals,
+		Areas: r.Areas(), Requirements: r.Requirements,
+		Parts: []DocPart{}, Cases: make([]DocCase, 0, len(r.Cases)),
+	}
+	if d.Requirements == nil {
+		d.Requirements = []Requirement{}
+	}
+	for _, p := range r.Parts {
+		d.Parts = append(d.Parts, DocPart{Name: p.Name, Counts: p.Counts, ElapsedNs: int64(p.Elapsed), Note: p.Note})
+	}
+	for _, cs := range r.Cases {
+		d.Cases = append(d.Cases, docCase(cs, src))
+	}
+	return d
+}
+
+func docCase(cs result.Case, src *Sources) DocCase {
+	dc := DocCase{
+		Part: cs.Part, Area: cs.Area, Name: cs.Name, Requirements: cs.Requirements, Status: cs.Status,
+		Message: strings.ToValidUTF8(cs.Message, "\uFFFD"), Rerun: RerunRegexp(cs), Seed: cs.Seed, DurationNs: int64(cs.Duration),
+	}
+	if s, ok := src.Lookup(cs.Part, cs.Area, cs.Name); ok {
+		dc.File, dc.Line, dc.Steps = s.File, s.Line, s.Steps
+	}
+	input := shownInput(cs.Input, cs.Got)
+	dc.Input, dc.InputText = jsonOrText(input)
+	dc.Want, dc.WantText = jsonOrText(shownInput(cs.Want, cs.Got))
+	dc.Got, dc.GotText = jsonOrText(cs.Got)
+	if cs.Status == result.Fail || cs.Status == result.Error || cs.Status == result.FixtureBug {
+		if diff, ok := Diff(cs.Want, cs.Got); ok {
+			dc.Diff = &diff
+		}
+	}
+	return dc
+}
+
+// jsonOrText nests s as a JSON value when it is one, and keeps it as text otherwise.
+func jsonOrText(s string) (json.RawMessage, string) {
+	if s == "" {
+		return nil, ""
+	}
+	v, err := parseJSON(s)
+	if err != nil || !utf8Clean(s) {
+		return nil, strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return json.RawMessage(compactString(v)), ""
+}
+
+// utf8Clean reports whether s can be nested byte for byte (encoding/json would rewrite
+// invalid UTF-8 inside a RawMessage's strings).
+func utf8Clean(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// shownInput is a request (or an expected answer) with the id that was sent. Some checks
+// record requests before the client numbers them, so their id reads 0; the client checks
+// that every answer echoes the id it sent, so the answer's id is the one the request carried.
+func shownInput(input, got string) string {
+	in, err := parseJSON(input)
+	if err != nil || in.kind != 'o' || in.get(`"id"`) == nil {
+		return input
+	}
+	g, err := parseJSON(got)
+	if err != nil {
+		return input
+	}
+	id := g.get(`"id"`)
+	if id == nil || id.kind != 'n' {
+		return input
+	}
+	in.vals[in.index[`"id"`]] = id
+	return compactString(in)
+}
+
+// WriteJSON writes the report as its JSON Document, indented.
+func (r *Report) WriteJSON(w io.Writer) error { return r.Document().Write(w) }
+
+// Write writes d as indented JSON.
+func (d *Document) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d)
+}
+
+// MaxDocumentBytes bounds a JSON report that ReadDocument accepts.
+const MaxDocumentBytes = 256 << 20
+
+// ErrNotReport is returned (wrapped) by ReadDocument for input that is not a JSON report of a
+// version this kit reads.
+var ErrNotReport = errors.New("not a sessionref-kit JSON report")
+
+// ReadDocument reads one JSON report and validates it against its schema.
+func ReadDocument(r io.Reader) (*Document, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxDocumentBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxDocumentBytes {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrNotReport, MaxDocumentBytes)
+	}
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotReport, err)
+	}
+	if head.Version == nil {
+		return nil, fmt.Errorf("%w: no version (a report of a kit older than format 1?)", ErrNotReport)
+	}
+	if *head.Version != FormatVersion {
+		return nil, fmt.Errorf("%w: format version %d, this kit reads %d", ErrNotReport, *head.Version, FormatVersion)
+	}
+	if err := ValidateJSON(data); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotReport, err)
+	}
+	var d Document
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotReport, err)
+	}
+	return &d, nil
+}
+
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	schemaErr  error
+)
+
+// ValidateJSON checks a JSON report's text against spec/schema/report.schema.json.
+func ValidateJSON(data []byte) error {
+	schemaOnce.Do(func() {
+		raw, err := spec.Schemas.ReadFile("schema/report.schema.json")
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		if schemaErr = c.AddResource(SchemaID, doc); schemaErr != nil {
+			return
+		}
+		schema, schemaErr = c.Compile(SchemaID)
+	})
+	if schemaErr != nil {
+		return fmt.Errorf("report schema: %w", schemaErr)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	return schema.Validate(v)
+}

@@ -1,0 +1,185 @@
+package html_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/trace"
+	"github.com/sessionref-kit/sessionref-kit/spec"
+)
+
+var (
+	runsOnce sync.Once
+	runs     []*report.Document
+)
+
+// realRuns are the JSON reports of two real runs, read back as a reader of --json files does:
+// the reference, and the 0.1.0-rc.8 reference certified as 0.0.1-rc.1 (a few failures).
+func realRuns(t testing.TB) []*report.Document {
+	runsOnce.Do(func() {
+		for _, h := range []adapter.Handler{nil, &adapter.Reference{Profile: "0.1.0-rc.8"}} {
+			r, err := conformance.NewRunner(conformance.Runner{Handler: h, Checks: 5, Seed: 7})
+			if err != nil {
+				panic(err)
+			}
+			var buf bytes.Buffer
+			if err := r.Run(context.Background()).WriteJSON(&buf); err != nil {
+				panic(err)
+			}
+			d, err := report.ReadDocument(&buf)
+			if err != nil {
+				panic(err)
+			}
+			runs = append(runs, d)
+		}
+	})
+	return runs
+}
+
+func page(t testing.TB, docs []*report.Document, opt html.Options) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := html.Write(&b, docs, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// broken returns a copy of d in which every nth check failed with a long answer.
+func broken(d *report.Document, nth int) *report.Document {
+	c := *d
+	c.Cases = append([]report.DocCase(nil), d.Cases...)
+	for i := range c.Cases {
+		if i%nth != 0 {
+			continue
+		}
+		cs := &c.Cases[i]
+		cs.Status, cs.Message = result.Fail, "result differs <script>alert(1)</script>"
+		long := `"` + strings.Repeat("x", 5000) + `"`
+		cs.Want, cs.Got = []byte(long), []byte(`{"ok":true,"result":`+long+`}`)
+		cs.Diff = &report.Difference{Want: long, Got: long, Lines: "- " + long + "\n+ " + long + "\n", First: "$: want x, got y"}
+	}
+	c.Totals = report.Counts{}
+	for _, cs := range c.Cases {
+		c.Totals.Add(cs.Status)
+	}
+	c.Verdict.Code = report.ExitNotConformant
+	return &c
+}
+
+func TestPageLinksAndSpec(t *testing.T) {
+	docs := realRuns(t)
+	s := page(t, docs, html.Options{Labels: []string{"reference", "rc.8 as rc.1"}})
+	ids := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(s, -1) {
+		if ids[m[1]] {
+			t.Errorf("id %q twice", m[1])
+		}
+		ids[m[1]] = true
+	}
+	for _, m := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(s, -1) {
+		if !ids[m[1]] {
+			t.Errorf("link to #%s, which the page does not have", m[1])
+		}
+	}
+	reqs, err := trace.Requirements(spec.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reqs {
+		for _, id := range []string{"spec-" + r.ID, "req-" + r.ID} {
+			if !ids[id] {
+				t.Errorf("no #%s", id)
+			}
+		}
+	}
+	// Text may mention URLs; nothing the browser would load may name one.
+	if m := regexp.MustCompile(`(?i)(src|href|action|xmlns)="[a-z]+:|<link|@import|url\(`).FindString(s); m != "" {
+		t.Errorf("the page refers to the network: %q", m)
+	}
+	if !strings.Contains(s, `<form id="filters" class="filters" hidden`) {
+		t.Error("the filters are not hidden for readers without JavaScript")
+	}
+}
+
+func TestPageEscapes(t *testing.T) {
+	d := broken(realRuns(t)[0], 50)
+	d.Cases[0].Name = `<img src=x onerror=alert(1)>"'&`
+	d.Cases[1].Requirements = []string{"SR-NOPE-1"} // an id this spec lacks: text, not a dead link
+	d.Adapter = "</title><script>alert(2)</script>"
+	d.Hello = nil
+	s := page(t, []*report.Document{d}, html.Options{})
+	for _, bad := range []string{"<script>alert", "<img src=x", "</title><script>"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("unescaped %q in the page", bad)
+		}
+	}
+	if strings.Contains(s, `href="#spec-SR-NOPE-1"`) || !strings.Contains(s, `id="req-SR-NOPE-1"`) {
+		t.Error("a requirement the spec lacks is linked to a clause, or has no matrix row")
+	}
+	if n := strings.Count(s, "<script>"); n != 1 {
+		t.Errorf("%d script elements, want the page's own one", n)
+	}
+}
+
+// TestPageSize checks the issue's bound: a page of 3 implementations × the kit's ~450 checks
+// weighs under 2 MB, even when one implementation fails one check in 10 and another fails
+// every check with long answers.
+func TestPageSize(t *testing.T) {
+	docs := realRuns(t)
+	for _, tt := range []struct {
+		name string
+		docs []*report.Document
+	}{
+		{"reference and both profiles", []*report.Document{docs[0], docs[1], docs[1]}},
+		{"one in ten failing", []*report.Document{docs[0], docs[1], broken(docs[0], 10)}},
+		{"all failing", []*report.Document{broken(docs[0], 1), broken(docs[1], 1), broken(docs[0], 1)}},
+	} {
+		s := page(t, tt.docs, html.Options{})
+		t.Logf("%s: %d checks, %d bytes", tt.name, len(docs[0].Cases), len(s))
+		if len(docs[0].Cases) < 400 {
+			t.Fatalf("only %d checks: not the kit's full run", len(docs[0].Cases))
+		}
+		if len(s) > 2<<20 {
+			t.Errorf("%s: %d bytes, over 2 MB", tt.name, len(s))
+		}
+	}
+}
+
+func TestPageNeedsAReport(t *testing.T) {
+	if err := html.Write(&bytes.Buffer{}, nil, html.Options{}); err == nil {
+		t.Error("a page of no report")
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	docs := realRuns(b)
+	three := []*report.Document{docs[0], docs[1], broken(docs[0], 10)}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := html.Write(&bytes.Buffer{}, three, html.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func ExampleWrite() {
+	r, _ := conformance.NewRunner(conformance.Runner{Parts: []string{conformance.PartFixtures}, Match: "uri-encode/"})
+	doc := r.Run(context.Background()).Document()
+	var page bytes.Buffer
+	if err := html.Write(&page, []*report.Document{doc}, html.Options{Labels: []string{"reference"}}); err != nil {
+		panic(err)
+	}
+	fmt.Println(strings.Contains(page.String(), "conformant"))
+	// Output: true
+}
