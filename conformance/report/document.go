@@ -65,12 +65,18 @@ type DocPart struct {
 
 // DocCase is one check of a Document.
 type DocCase struct {
-	Part         string        `json:"part"`
-	Area         string        `json:"area"`
-	Name         string        `json:"name"`
-	Requirements []string      `json:"requirements,omitempty"`
-	Status       result.Status `json:"status"`
-	Message      string        `json:"message,omitempty"`
+	Part         string   `json:"part"`
+	Area         string   `json:"area"`
+	Name         string   `json:"name"`
+	Requirements []string `json:"requirements,omitempty"`
+	// Traps are the porting traps (spec/porting-traps.md) the check is built to catch;
+	// TrapHints, on a failure, explain each in one line ("looks like …: TRAP-…") and
+	// Diagnosis names the first of its inputs that differs.
+	Traps     []string      `json:"traps,omitempty"`
+	TrapHints []string      `json:"trapHints,omitempty"`
+	Diagnosis string        `json:"diagnosis,omitempty"`
+	Status    result.Status `json:"status"`
+	Message   string        `json:"message,omitempty"`
 	// Rerun is the --run expression that selects this check alone.
 	Rerun string `json:"rerun"`
 	// File, Line and Steps say where the check is defined (features and fixtures), as the
@@ -123,6 +129,7 @@ func (r *Report) DocumentWith(src *Sources) *Document {
 func docCase(cs result.Case, src *Sources) DocCase {
 	dc := DocCase{
 		Part: cs.Part, Area: cs.Area, Name: cs.Name, Requirements: cs.Requirements, Status: cs.Status,
+		Traps: cs.Traps, TrapHints: cs.TrapHints, Diagnosis: strings.ToValidUTF8(cs.Diagnosis, "\uFFFD"),
 		Message: strings.ToValidUTF8(cs.Message, "\uFFFD"), Rerun: RerunRegexp(cs), Seed: cs.Seed, DurationNs: int64(cs.Duration),
 	}
 	if s, ok := src.Lookup(cs.Part, cs.Area, cs.Name); ok {

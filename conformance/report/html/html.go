@@ -471,6 +471,12 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 	if len(c.Requirements) > 0 {
 		b.WriteString("<dt>requirements</dt><dd>" + p.reqLinks(c.Requirements) + "</dd>")
 	}
+	for _, h := range c.TrapHints {
+		b.WriteString("<dt>porting trap</dt><dd>" + esc(h) + "</dd>")
+	}
+	if c.Diagnosis != "" {
+		b.WriteString("<dt>first differing input</dt><dd><code>" + esc(clip(c.Diagnosis, 400)) + "</code></dd>")
+	}
 	rerun := "conformance-runner --run '" + strings.ReplaceAll(c.Rerun, "'", `'\''`) + "'"
 	if c.Seed != 0 {
 		rerun += " --seed " + strconv.FormatUint(c.Seed, 10)
