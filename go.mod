@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/cucumber/godog v0.16.0
+	github.com/cucumber/tag-expressions/go/v6 v6.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
