@@ -79,6 +79,12 @@ func currentVersion() buildVersion {
 	if v.Version == "" {
 		v.Version = "devel"
 	}
+	if v.Commit == "none" || v.Commit == "unknown" {
+		v.Commit = "" // what a release build outside git stamps
+	}
+	if strings.HasPrefix(v.Date, "0001-01-01") {
+		v.Date = ""
+	}
 	if h, err := cases.Hash(fixtures.FS); err == nil {
 		v.Fixtures = h
 	}
