@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -145,9 +146,10 @@ func (a *adapterFlags) register(fs *pflag.FlagSet) {
 
 // argv returns the adapter's argv from --adapter, --adapter-arg and what follows "--"
 // (dash, nil when there was no "--"). With --adapter-arg or "--", nothing is split, so no
-// quoting is needed; a lone --adapter naming an existing file is that file, backslashes and
-// blanks included; otherwise --adapter is split into words (splitCommand).
-func (a *adapterFlags) argv(dash []string) ([]string, error) {
+// quoting is needed; a lone --adapter that is a path (it has a separator) to an existing
+// file is that file, backslashes and blanks included; otherwise --adapter is split into
+// words (splitCommand). A bare name is split too, and found on $PATH as a shell would.
+func (a *adapterFlags) argv(dash []string, dir string) ([]string, error) {
 	switch {
 	case dash != nil:
 		if a.command != "" || len(a.args) > 0 {
@@ -165,7 +167,12 @@ func (a *adapterFlags) argv(dash []string) ([]string, error) {
 	case a.command == "":
 		return nil, nil
 	}
-	if st, err := os.Stat(a.command); err == nil && st.Mode().IsRegular() {
+	// Relative paths are the adapter's, resolved in its working directory.
+	path := a.command
+	if dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && strings.ContainsAny(a.command, `/\`) {
 		return []string{a.command}, nil
 	}
 	argv, err := splitCommand(a.command)

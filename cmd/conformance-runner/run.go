@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := sel.apply(&r); err != nil {
 		return usageErr(stderr, err.Error())
 	}
-	argv, err := ad.argv(dash)
+	argv, err := ad.argv(dash, *dir)
 	if err != nil {
 		return usageErr(stderr, err.Error())
 	}

@@ -18,7 +18,7 @@ not covered grouped by reason, and the verdict on the last line.
 The adapter:
   --adapter 'CMD ARGS'  adapter command line, split into words: blanks separate, quotes group,
                         a backslash escapes only a blank or a quote (so C:\tools\port.exe keeps
-                        its backslashes); a value naming an existing file is that file, unsplit
+                        its backslashes); a path to an existing file is that file, unsplit
   --adapter-arg ARG     with it, --adapter is the program itself, unsplit, and each
                         --adapter-arg (repeatable) one argument
   -- CMD ARG...         or put the adapter's program and arguments last, after --
