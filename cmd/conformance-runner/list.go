@@ -19,6 +19,10 @@ Prints the checks a run with the same selection would make, one per line: part/n
 the requirement ids it checks; "(skipped)" marks those --skip would keep from running. Nothing
 is run and no adapter is needed. --json prints an array of {part, area, name, requirements,
 skipped} instead.
+
+The selection flags are a run's: --part, --run and --skip repeat and take comma-separated
+values, --tags takes a Cucumber tag expression (conformance-runner -h). The names printed
+are those a --skip-file lists.
 `
 
 // listCmd lists the checks of a selection.
