@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
+	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 	"github.com/sessionref-kit/sessionref-kit/features"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 )
@@ -58,7 +60,8 @@ type Runner struct {
 	Timeout time.Duration
 	// Parts selects parts by name (PartFeatures …); empty runs them all.
 	Parts []string
-	// Tags is a godog tag expression selecting features, fixture cases and properties.
+	// Tags is a tag expression (package tagexpr: Cucumber's syntax, or godog's older one)
+	// selecting features, fixture cases and properties.
 	Tags string
 	// Match is a regular expression selecting checks by "part/name", as the report names
 	// them ("fixtures/prepare/self-reference", "properties/uri.encode/…"); unanchored, like
@@ -70,6 +73,13 @@ type Runner struct {
 	// under RequireAll), for a port that knows what it does not pass yet.
 	Skip string
 	skip *regexp.Regexp
+	// KnownFailures are checks a port knows it fails (--skip-file). They still run: one
+	// that fails is reported not covered, with its reason; one that passes is reported as
+	// fixed, and the run fails until the entry is removed, so the list only shrinks.
+	KnownFailures []KnownFailure
+	// MaxFail, when positive, stops running checks after that many failures: the rest are
+	// reported not covered ("not run").
+	MaxFail int
 	// Checks is the number of rapid inputs per property; 0 means properties.DefaultChecks.
 	Checks int
 	// Seed is rapid's base seed; 0 picks a random one. The report always names it.
@@ -152,8 +162,16 @@ func NewRunner(r Runner) (Runner, error) {
 		}
 		r.skip = re
 	}
-	if err := checkTags(r.Tags); err != nil {
-		return r, err
+	if _, err := tagexpr.Parse(r.Tags); err != nil {
+		return r, usagef("--tags: %v", err)
+	}
+	if r.MaxFail < 0 {
+		return r, usagef("max-fail must be positive, not %d", r.MaxFail)
+	}
+	for _, k := range r.KnownFailures {
+		if k.Pattern == "" {
+			return r, usagef("%s: an empty known failure", k.Source)
+		}
 	}
 	if r.Features == nil {
 		r.Features = features.FS
@@ -168,22 +186,6 @@ func NewRunner(r Runner) (Runner, error) {
 		r.Handler = &adapter.Reference{Profile: r.Profile}
 	}
 	return r, nil
-}
-
-// checkTags rejects tag expressions godog would panic on or silently misread.
-func checkTags(expr string) error {
-	if strings.TrimSpace(expr) == "" {
-		return nil
-	}
-	for _, alt := range strings.Split(expr, ",") {
-		for _, term := range strings.Split(alt, "&&") {
-			term = strings.TrimPrefix(strings.TrimSpace(term), "~")
-			if !strings.HasPrefix(term, "@") || len(term) < 2 || strings.ContainsAny(term, " \t|()!") {
-				return usagef("bad tag expression %q: want @tag terms joined by && (and), , (or) and ~ (not)", expr)
-			}
-		}
-	}
-	return nil
 }
 
 // inShard reports whether shard unit i (see shardUnits) belongs to this run's shard.
@@ -230,6 +232,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	if r.Shards > 0 {
 		rep.Shard = fmt.Sprintf("%d/%d", r.Shard, r.Shards)
 	}
+	st := newRunState(&r)
 	defer func() {
 		rep.Elapsed = time.Since(start)
 		if m, err := r.Coverage(); err != nil {
@@ -241,6 +244,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			rep.Warnings = append(rep.Warnings, "trap catalogue: "+err.Error())
 		}
 		rep.Finish()
+		st.finish(rep)
 	}()
 	if h, err := cases.Hash(r.Fixtures); err != nil {
 		rep.Warnings = append(rep.Warnings, "fixture hash: "+err.Error())
@@ -254,6 +258,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		p, err := adapter.StartProcess(r.Command, r.Dir, r.Timeout)
 		if err != nil {
 			rep.Unusable = oneLine(err.Error())
+			rep.Warnings = append(rep.Warnings, r.argvWarning())
 			r.skipAll(rep, "skipped: adapter unusable")
 			return rep
 		}
@@ -271,9 +276,12 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	if err != nil {
 		rep.Unusable = "hello: " + oneLine(err.Error())
 		if proc != nil {
-			if tail := lastLines(proc.Stderr(), 5); tail != "" {
-				rep.Warnings = append(rep.Warnings, "adapter stderr (tail): "+tail)
+			// What the adapter said before it gave up is usually the reason (a missing
+			// module, a bad path): a few lines of it, one warning each.
+			for _, l := range lastLines(proc.Stderr(), 8) {
+				rep.Warnings = append(rep.Warnings, "adapter stderr: "+clipLine(l, 300))
 			}
+			rep.Warnings = append(rep.Warnings, r.argvWarning())
 		}
 		r.skipAll(rep, "skipped: adapter unusable")
 		return rep
@@ -294,7 +302,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			p.Note = "in another shard"
 		default:
 			t0 := time.Now()
-			cs, note := r.runPart(ctx, part, client, rep.Seed)
+			cs, note := r.runPart(ctx, part, client, rep.Seed, st)
 			p.Elapsed = time.Since(t0)
 			p.Note = note
 			p.Counts = report.CountCases(cs)
@@ -318,9 +326,21 @@ func (r Runner) skipAll(rep *report.Report, note string) {
 }
 
 // runPart runs one part and returns its cases and a note for the report.
-func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, seed uint64) ([]result.Case, string) {
+func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, seed uint64, st *runState) ([]result.Case, string) {
 	var cs []result.Case
 	var err error
+	// Every case passes through st: it counts failures for MaxFail, and known failures and
+	// checks MaxFail kept from running are reported as such, in progress and results alike.
+	userProgress := r.Progress
+	r.Progress = func(c result.Case) {
+		st.record(c)
+		if userProgress != nil {
+			userProgress(st.classify(c))
+		}
+	}
+	skips := func(name string) bool {
+		return (r.skip != nil && r.skip.MatchString(part+"/"+name)) || st.stopped()
+	}
 	unit := map[string]string{PartFeatures: "scenarios", PartFixtures: "fixture cases", PartProperties: "properties"}[part]
 	featureFiles, fixtureFiles, props := r.shardUnits()
 	feats, fixts := r.Features, r.Fixtures
@@ -332,16 +352,16 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	switch {
 	case err != nil:
 	case part == PartFeatures:
-		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part), Messages: r.CucumberMessages})
+		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: skips, Messages: r.CucumberMessages})
 	case part == PartFixtures:
-		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: r.skips(part), Oracle: &adapter.Reference{Profile: r.Profile}})
+		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: skips, Oracle: &adapter.Reference{Profile: r.Profile}})
 	case part == PartProperties:
 		cs = properties.Run(ctx, c, properties.Options{
 			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,
 			Select: func(p properties.Property) bool {
 				return props[p.Name] && (r.match == nil || r.match.MatchString(part+"/"+p.Name))
 			},
-			Skip:     func(p properties.Property) bool { return r.skip != nil && r.skip.MatchString(part+"/"+p.Name) },
+			Skip:     func(p properties.Property) bool { return skips(p.Name) },
 			Progress: r.Progress,
 		})
 	}
@@ -356,6 +376,9 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	if len(cs) == 0 {
 		return nil, "0 " + unit
 	}
+	for i := range cs {
+		cs[i] = st.classify(cs[i])
+	}
 	return cs, ""
 }
 
@@ -367,14 +390,6 @@ func (r Runner) selects(part string) func(string) bool {
 	return func(name string) bool { return r.match.MatchString(part + "/" + name) }
 }
 
-// skips is the --skip list of part's checks by name, or nil.
-func (r Runner) skips(part string) func(string) bool {
-	if r.skip == nil {
-		return nil
-	}
-	return func(name string) bool { return r.skip.MatchString(part + "/" + name) }
-}
-
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -383,12 +398,39 @@ func oneLine(s string) string {
 	return s
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+// lastLines returns the last n non-blank lines of s.
+func lastLines(s string, n int) []string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return strings.Join(lines, " | ")
+	return lines
+}
+
+func clipLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// argvWarning shows the adapter command as the runner split it, so a quoting mistake (a
+// lost backslash, a path split at a space) is visible at once.
+func (r Runner) argvWarning() string {
+	var q []string
+	for _, a := range r.Command {
+		q = append(q, strconv.Quote(a))
+	}
+	w := "adapter command as run: [" + strings.Join(q, " ") + "]"
+	if r.Dir != "" {
+		w += " in " + strconv.Quote(r.Dir)
+	}
+	return w
 }
 
 // IsUsage reports whether err is a *UsageError.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,27 +19,27 @@ Prints the checks a run with the same selection would make, one per line: part/n
 the requirement ids it checks; "(skipped)" marks those --skip would keep from running. Nothing
 is run and no adapter is needed. --json prints an array of {part, area, name, requirements,
 skipped} instead.
+
+The selection flags are a run's: --part, --run and --skip repeat and take comma-separated
+values, --tags takes a Cucumber tag expression (conformance-runner -h). The names printed
+are those a --skip-file lists.
 `
 
 // listCmd lists the checks of a selection.
 func listCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conformance-runner list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		parts   = fs.String("part", "", "")
-		tags    = fs.String("tags", "", "")
-		match   = fs.String("run", "", "")
-		skip    = fs.String("skip", "", "")
-		shard   = fs.String("shard", "", "")
-		profile = fs.String("profile", "", "")
-		asJSON  = fs.Bool("json", false, "")
-	)
-	if code, done := parseFlags(fs, args, listUsage, stdout, stderr, usageErr); done {
+	fs := newFlagSet("conformance-runner list")
+	var sel selection
+	sel.register(fs)
+	asJSON := fs.Bool("json", false, "")
+	dash, code, done := parsePFlags(fs, args, listUsage, stdout, stderr)
+	if done {
 		return code
 	}
-	r := conformance.Runner{Tags: *tags, Match: *match, Skip: *skip, Profile: *profile, Parts: splitParts(*parts)}
-	var err error
-	if r.Shard, r.Shards, err = parseShard(*shard); err != nil {
+	if dash != nil {
+		return usageErr(stderr, "list runs no adapter: nothing goes after --")
+	}
+	var r conformance.Runner
+	if err := sel.apply(&r); err != nil {
 		return usageErr(stderr, err.Error())
 	}
 	checks, err := conformance.List(context.Background(), r)
@@ -80,17 +79,6 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, line)
 	}
 	return 0
-}
-
-// splitParts splits a --part list.
-func splitParts(s string) []string {
-	var out []string
-	if s != "" {
-		for _, p := range strings.Split(s, ",") {
-			out = append(out, strings.TrimSpace(p))
-		}
-	}
-	return out
 }
 
 // parseShard parses --shard K/N; empty is no sharding.

@@ -117,6 +117,9 @@ func TestSplitCommand(t *testing.T) {
 		`node 'my adapter.js'`:     {"node", "my adapter.js"},
 		`sh -c "echo \"hi\" \\ x"`: {"sh", "-c", `echo "hi" \ x`},
 		`a\ b  c`:                  {"a b", "c"},
+		`C:\tools\port.exe --x`:    {`C:\tools\port.exe`, "--x"},
+		`"C:\Program Files\p.exe"`: {`C:\Program Files\p.exe`},
+		`a\'b \"c`:                 {`a'b`, `"c`},
 		`''`:                       {""},
 	} {
 		got, err := splitCommand(in)

@@ -37,20 +37,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "report" {
 		return reportCmd(args[1:], stdout, stderr)
 	}
-	fs := flag.NewFlagSet("conformance-runner", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	if len(args) > 0 && args[0] == "version" {
+		return versionCmd(args[1:], stdout, stderr)
+	}
+	fs := newFlagSet("conformance-runner")
 	var (
-		adapterCmd = fs.String("adapter", "", "")
+		sel        selection
+		ad         adapterFlags
 		dir        = fs.String("dir", "", "")
 		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
-		parts      = fs.String("part", "", "")
-		tags       = fs.String("tags", "", "")
-		match      = fs.String("run", "", "")
-		skip       = fs.String("skip", "", "")
 		checks     = fs.Int("checks", 0, "")
 		seed       = fs.Uint64("seed", 0, "")
-		shard      = fs.String("shard", "", "")
-		profile    = fs.String("profile", "", "")
+		skipFiles  = fs.StringArray("skip-file", nil, "")
+		maxFail    = fs.Int("max-fail", 0, "")
 		junitFile  = fs.String("junit", "", "")
 		jsonFile   = fs.String("json", "", "")
 		mdFile     = fs.String("markdown", "", "")
@@ -58,22 +57,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		msgFile    = fs.String("cucumber-messages", "", "")
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
+		verbose    = fs.BoolP("verbose", "v", false, "")
+		version    = fs.Bool("version", false, "")
 	)
-	if code, done := parseFlags(fs, args, usage, stdout, stderr, usageErr); done {
+	ad.register(fs)
+	sel.register(fs)
+	dash, code, done := parsePFlags(fs, args, usage, stdout, stderr)
+	if done {
 		return code
 	}
-	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Match: *match, Skip: *skip, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
-	if *adapterCmd != "" {
-		argv, err := splitCommand(*adapterCmd)
-		if err != nil {
-			return usageErr(stderr, "--adapter: "+err.Error())
-		}
-		r.Command = argv
+	if *version {
+		return versionCmd(nil, stdout, stderr)
 	}
-	r.Parts = splitParts(*parts)
-	var err error
-	if r.Shard, r.Shards, err = parseShard(*shard); err != nil {
+	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Checks: *checks, Seed: *seed, RequireAll: *requireAll, MaxFail: *maxFail}
+	if err := sel.apply(&r); err != nil {
 		return usageErr(stderr, err.Error())
+	}
+	argv, err := ad.argv(dash, *dir)
+	if err != nil {
+		return usageErr(stderr, err.Error())
+	}
+	r.Command = argv
+	for _, f := range *skipFiles {
+		known, err := readKnownFailures(f)
+		if err != nil {
+			return usageErr(stderr, err.Error())
+		}
+		r.KnownFailures = append(r.KnownFailures, known...)
 	}
 	var show bool
 	switch *progress {
@@ -104,7 +114,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
 	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
 
-	code := rep.Verdict.Code
+	code = rep.Verdict.Code
 	for _, f := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -129,7 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
 		}
 	}
-	if err := rep.WriteText(stdout); err != nil {
+	if err := rep.WriteTextWith(stdout, report.TextOptions{Verbose: *verbose}); err != nil {
 		return report.ExitUsage
 	}
 	return code
@@ -173,9 +183,10 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// splitCommand splits a command line as a POSIX shell does for words: blanks separate words,
-// single quotes keep everything, double quotes keep all but \" and \\, a backslash outside
-// quotes escapes the next character. No expansion happens.
+// splitCommand splits a command line into words, much as a POSIX shell does: blanks separate
+// words, single quotes keep everything, double quotes keep all but \" and \\, and a
+// backslash outside quotes escapes a blank or a quote. Any other backslash is itself, so a
+// Windows path (C:\tools\port.exe) keeps its backslashes. No expansion happens.
 func splitCommand(s string) ([]string, error) {
 	var out []string
 	var cur strings.Builder
@@ -209,7 +220,7 @@ func splitCommand(s string) ([]string, error) {
 				return nil, errors.New("unterminated double quote")
 			}
 			inWord = true
-		case c == '\\' && i+1 < len(s):
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(" \t\n'\"", s[i+1]) >= 0:
 			i++
 			cur.WriteByte(s[i])
 			inWord = true
@@ -264,4 +275,14 @@ func (p *progressPrinter) part(pt report.Part) {
 		note = " (" + pt.Note + ")"
 	}
 	fmt.Fprintf(p.w, "%-11s %d checks, %d failed, %d errors in %s%s\n", pt.Name, pt.Total, pt.Fail, pt.Error, pt.Elapsed.Round(time.Millisecond), note)
+}
+
+// readKnownFailures reads a --skip-file.
+func readKnownFailures(path string) ([]conformance.KnownFailure, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--skip-file: %v", err)
+	}
+	defer f.Close()
+	return conformance.ParseKnownFailures(f, path)
 }

@@ -1,35 +1,58 @@
 package main
 
-const usage = `usage: conformance-runner [flags]            certify the embedded reference (in-process)
-       conformance-runner --adapter 'CMD ARGS'   certify an implementation over the adapter protocol
+const usage = `usage: conformance-runner [flags]                     certify the embedded reference (in-process)
+       conformance-runner [flags] --adapter 'CMD ARGS'   certify an implementation over the adapter protocol
+       conformance-runner [flags] -- CMD ARG...          the same, the adapter's argv as given (no quoting)
        conformance-runner adapter [--profile P] [--max-request-bytes N]
-                                                 serve the embedded reference on stdin/stdout
-       conformance-runner diff --adapter 'CMD'   compare with the reference on generated requests (diff -h)
-       conformance-runner bench --adapter 'CMD'  time an implementation against the reference (bench -h)
-       conformance-runner list [flags]           list the checks a selection makes, without running them
+                                                         serve the embedded reference on stdin/stdout
+       conformance-runner diff --adapter 'CMD'           compare with the reference on generated requests (diff -h)
+       conformance-runner bench --adapter 'CMD'          time an implementation against the reference (bench -h)
+       conformance-runner list [flags]                   list the checks a selection makes, without running them
+       conformance-runner version [--json]               this binary's version, commit, fixtures and contract releases
        conformance-runner report R.json... --html OUT.html
-                                                 one HTML page from JSON reports, side by side (report -h)
+                                                         one HTML page from JSON reports, side by side (report -h)
 
 Runs the Gherkin features, the fixtures and the rapid properties of the session-reference
-contract against an adapter and reports per-part and per-area pass, fail and not-covered
-counts, with every failure's input, expected and actual answers as a diff (-want +got).
+contract against an adapter. The report shows every failure first (input, expected and actual
+answers, a diff, and the flags that rerun it), then per-part and per-area counts, the checks
+not covered grouped by reason, and the verdict on the last line.
 
-Flags:
-  --adapter 'CMD ARGS'  adapter command line, split like a shell does (quotes, backslashes)
+The adapter:
+  --adapter 'CMD ARGS'  adapter command line, split into words: blanks separate, quotes group,
+                        a backslash escapes only a blank or a quote (so C:\tools\port.exe keeps
+                        its backslashes); a path to an existing file is that file, unsplit
+  --adapter-arg ARG     with it, --adapter is the program itself, unsplit, and each
+                        --adapter-arg (repeatable) one argument
+  -- CMD ARG...         or put the adapter's program and arguments last, after --
   --dir DIR             the adapter's working directory
   --timeout D           per-call timeout, e.g. 300ms or 30s (default 10s); a call past it is an
                         error, and the adapter is killed and restarted
+
+Selecting checks (list flags are repeatable and take comma-separated values):
   --part P[,P]          parts to run: features, fixtures, properties (default all)
-  --tags EXPR           godog tag expression over spec ids and areas, e.g. '@uri && ~@agreement'
-  --run REGEXP          checks whose part/name matches, as the report names them, e.g.
-                        'fixtures/prepare/self-reference$' to rerun one failure
-  --skip REGEXP         checks whose part/name matches are not run and are reported as not
-                        covered (PARTIAL; a failure with --require-all): known failures
+  --tags EXPR           Cucumber tag expression over spec ids and areas, e.g.
+                        '@uri and not (@agreement or @SR-URI-3)'; godog's older syntax
+                        ('@uri && ~@agreement, @mention') is still accepted. Repeated --tags
+                        must all hold
+  --run REGEXP          checks whose part/name matches any --run, as the report names them,
+                        e.g. 'fixtures/prepare/self-reference$' to rerun one failure
+  --skip REGEXP         checks whose part/name matches any --skip are not run and are
+                        reported as not covered (PARTIAL; a failure with --require-all)
+  --skip-file FILE      known failures, one a line: 'CHECK  # reason', CHECK a name as the
+                        report prints it or a pattern with *. They run: one that fails is
+                        reported not covered with its reason; one that now passes fails the run
+                        until its line is removed, so the list only shrinks (repeatable)
+  --shard K/N           run the Kth of N deterministic slices; the union of all N is the whole run
+  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8
+
+Running:
   --checks N            rapid inputs per property (default 100)
   --seed N              rapid seed; the report always prints the one used, so a failure reproduces
-  --shard K/N           run the Kth of N deterministic slices; the union of all N is the whole run
+  --max-fail N          stop after N failures; the checks not run are reported not covered
   --require-all         a check not covered (an op the adapter does not support) fails the run
-  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8
+
+Reporting:
+  -v, --verbose         add the coverage matrix (per requirement) and every not-covered check
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report
   --markdown FILE       write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
@@ -37,8 +60,10 @@ Flags:
   --cucumber-messages FILE
                         write the feature run as Cucumber Messages (NDJSON) for Cucumber's tools
   --progress MODE       auto (on a terminal), always or never (default auto)
+  --version             print the version (as 'conformance-runner version' does) and exit
 
-Exit codes: 0 conformant, 1 not conformant (a check failed, or nothing was covered),
-2 usage error (or a selection matching no check), 3 adapter unusable (did not start,
-broke the protocol, crashed or hung). Fixture bugs and adapter errors never count as 1.
+Exit codes: 0 conformant, 1 not conformant (a check failed, nothing was covered, or a known
+failure now passes), 2 usage error (or a selection matching no check), 3 adapter unusable
+(did not start, broke the protocol, crashed or hung). Fixture bugs and adapter errors never
+count as 1.
 `

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -60,10 +61,22 @@ func orNone(s string) string {
 	return s
 }
 
-// WriteText writes the human-readable report: header, per-part and per-area counts with
-// elapsed times, every failure and error with its input, expected and actual answers and diff,
-// the not-covered checks, and the verdict.
-func (r *Report) WriteText(w io.Writer) error {
+// TextOptions shape the text report.
+type TextOptions struct {
+	// Verbose adds the coverage matrix (per requirement) and every not-covered check by
+	// name; the default groups the not-covered checks by reason and counts them.
+	Verbose bool
+}
+
+// WriteText writes the human-readable report with the default TextOptions.
+func (r *Report) WriteText(w io.Writer) error { return r.WriteTextWith(w, TextOptions{}) }
+
+// WriteTextWith writes the human-readable report: the header, then every failure and error
+// with its input, expected and actual answers and diff, then the summary (per-part and
+// per-area counts, the not-covered checks grouped by reason) and the verdict last. An
+// adapter that failed at hello gets a short report: why, what it wrote on stderr, and the
+// command as run.
+func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	var b strings.Builder
 	for _, l := range r.Header() {
 		b.WriteString(l + "\n")
@@ -71,6 +84,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, wn := range r.Warnings {
 		b.WriteString("warning: " + wn + "\n")
 	}
+	if r.Hello == nil && r.Unusable != "" {
+		b.WriteString("\nThe adapter is unusable: " + r.Unusable + "\n")
+		b.WriteString("Run its command by hand: it must start, read {\"id\":1,\"op\":\"hello\",\"args\":{\"protocol\":1}} on stdin\n" +
+			"and answer one JSON line on stdout (spec/protocol.md). Nothing else was run.\n")
+		r.writeVerdict(&b)
+		return writeValid(w, b.String())
+	}
+	r.writeFailures(&b)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%-12s %6s %6s %6s %12s %6s %12s %9s\n", "part", "checks", "pass", "fail", "not-covered", "error", "fixture-bug", "elapsed")
 	for _, p := range r.Parts {
@@ -87,50 +108,90 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-12s %6d %6d %6d %12d %6d %12d\n", a.Name, a.Total, a.Pass, a.Fail, a.NotCovered, a.Error, a.FixtureBug)
 		}
 	}
-	if len(r.Requirements) > 0 {
+	if len(r.Requirements) > 0 && o.Verbose {
 		b.WriteString("\ncoverage by requirement (checks the kit defines | this run's results)\n")
 		fmt.Fprintf(&b, "%-14s %9s %8s %10s | %5s %5s %12s %5s\n", "requirement", "scenarios", "fixtures", "properties", "pass", "fail", "not-covered", "error")
 		for _, q := range r.Requirements {
 			fmt.Fprintf(&b, "%-14s %9d %8d %10d | %5d %5d %12d %5d\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
 		}
 	}
+	r.writeNotCovered(&b, o.Verbose)
+	if r.Restarts > 0 {
+		fmt.Fprintf(&b, "\nthe adapter was restarted %s\n", plural(r.Restarts, "time"))
+	}
+	r.writeVerdict(&b)
+	return writeValid(w, b.String())
+}
+
+// writeFailures writes every failure, error and fixture bug in full; a dead adapter fails
+// every remaining case the same way, so errors with one message are shown a few times and
+// then counted.
+func (r *Report) writeFailures(b *strings.Builder) {
 	for _, st := range []result.Status{result.Fail, result.Error, result.FixtureBug} {
-		// A dead adapter fails every remaining case the same way: show a few, count the rest.
 		seen := map[string]int{}
+		var order []string
 		for _, cs := range r.Cases {
 			if cs.Status != st {
 				continue
 			}
+			if seen[cs.Message] == 0 {
+				order = append(order, cs.Message)
+			}
 			if seen[cs.Message]++; seen[cs.Message] <= maxSameMessage || st == result.Fail {
 				b.WriteString("\n")
-				writeCase(&b, cs)
+				writeCase(b, cs)
 			}
 		}
-		for msg, n := range seen {
-			if n > maxSameMessage && st != result.Fail {
-				fmt.Fprintf(&b, "\n…and %d more %s cases with: %s\n", n-maxSameMessage, st, msg)
+		for _, msg := range order {
+			if n := seen[msg]; n > maxSameMessage && st != result.Fail {
+				fmt.Fprintf(b, "\n…and %d more %s cases with: %s\n", n-maxSameMessage, st, msg)
 			}
 		}
 	}
-	var nc []string
+}
+
+// writeNotCovered writes the not-covered checks grouped by reason, most frequent first,
+// and with verbose every one by name.
+func (r *Report) writeNotCovered(b *strings.Builder, verbose bool) {
+	count := map[string]int{}
+	var reasons, names []string
 	for _, cs := range r.Cases {
-		if cs.Status == result.NotCovered {
-			nc = append(nc, fmt.Sprintf("  %s %s: %s", cs.Part, cs.Name, cs.Message))
+		if cs.Status != result.NotCovered {
+			continue
 		}
+		if count[cs.Message] == 0 {
+			reasons = append(reasons, cs.Message)
+		}
+		count[cs.Message]++
+		names = append(names, fmt.Sprintf("  %s %s: %s", cs.Part, cs.Name, cs.Message))
 	}
-	if len(nc) > 0 {
-		b.WriteString("\nnot covered:\n" + strings.Join(nc, "\n") + "\n")
+	if len(names) == 0 {
+		return
 	}
-	if r.Restarts > 0 {
-		fmt.Fprintf(&b, "\nthe adapter was restarted %s\n", plural(r.Restarts, "time"))
+	sort.SliceStable(reasons, func(i, j int) bool { return count[reasons[i]] > count[reasons[j]] })
+	fmt.Fprintf(b, "\nnot covered: %s, by reason\n", plural(len(names), "check"))
+	for _, m := range reasons {
+		fmt.Fprintf(b, "  %5d  %s\n", count[m], m)
 	}
+	if verbose {
+		b.WriteString("\nnot covered, each:\n" + strings.Join(names, "\n") + "\n")
+	} else {
+		b.WriteString("  (-v lists each, with the coverage matrix)\n")
+	}
+}
+
+func (r *Report) writeVerdict(b *strings.Builder) {
 	word := statusWord(r.Verdict.Code)
 	if r.Verdict.Code == ExitConformant && r.Totals.NotCovered > 0 {
 		word = "partial"
 	}
-	fmt.Fprintf(&b, "\n%s in %s: %s (exit %d)\n", strings.ToUpper(word), seconds(r.Elapsed), r.Verdict.Summary, r.Verdict.Code)
-	// Adapters answer with broken bytes; the report itself stays valid UTF-8.
-	_, err := io.WriteString(w, strings.ToValidUTF8(b.String(), "\uFFFD"))
+	fmt.Fprintf(b, "\n%s in %s: %s (exit %d)\n", strings.ToUpper(word), seconds(r.Elapsed), r.Verdict.Summary, r.Verdict.Code)
+}
+
+// writeValid writes s; adapters answer with broken bytes, the report itself stays valid
+// UTF-8.
+func writeValid(w io.Writer, s string) error {
+	_, err := io.WriteString(w, strings.ToValidUTF8(s, "\uFFFD"))
 	return err
 }
 

@@ -15,7 +15,7 @@
 
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createInterface } from "node:readline";
 
@@ -75,7 +75,11 @@ async function loadProfile(profile) {
 		cordisPath = require.resolve("@deepseek-ai/cordis");
 		if (host) llmPath = require.resolve("@deepseek-ai/dsh-llm");
 	} catch (error) {
-		process.stderr.write(`node-upstream adapter: profile ${profile} is not installed in ${dir} (run \`npm ci\` there): ${error.message}\n`);
+		// One line that names the fix: each profile has its own node_modules, installed by
+		// its own `npm ci`; the module that failed to resolve says which package is missing.
+		const where = relative(process.cwd(), dir) || ".";
+		const missing = String(error?.message ?? error).split("\n")[0];
+		process.stderr.write(`node-upstream adapter: the packages of profile ${profile} are not installed; run: (cd ${JSON.stringify(where)} && npm ci) [${missing}]\n`);
 		process.exit(3);
 	}
 	const lib = await import(pathToFileURL(mainPath).href);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs a released conformance-runner: downloads the archive for this runner's OS and
+# architecture, checks it against the release's checksums.txt, unpacks it and puts it on
+# the PATH. Used by action.yml; runs anywhere with bash and curl.
+#
+# Environment: VERSION (e.g. 0.1.0, required), BASE_URL (default the project's GitHub
+# releases; a file:// URL works too), RUNNER_OS and RUNNER_ARCH (as GitHub sets them; the
+# machine's own when unset), RUNNER_TEMP, GITHUB_PATH (optional).
+set -euo pipefail
+
+: "${VERSION:?VERSION is required, e.g. 0.1.0}"
+VERSION=${VERSION#v}
+BASE_URL=${BASE_URL:-https://github.com/sessionref-kit/sessionref-kit/releases/download}
+
+os=${RUNNER_OS:-$(uname -s)}
+case "$os" in
+  Linux|linux) os=linux ;;
+  macOS|Darwin|darwin) os=darwin ;;
+  Windows|windows|MINGW*|MSYS*|CYGWIN*) os=windows ;;
+  *) echo "install: unsupported OS $os" >&2; exit 1 ;;
+esac
+arch=${RUNNER_ARCH:-$(uname -m)}
+case "$arch" in
+  X64|x86_64|amd64) arch=amd64 ;;
+  ARM64|aarch64|arm64) arch=arm64 ;;
+  *) echo "install: unsupported architecture $arch" >&2; exit 1 ;;
+esac
+ext=tar.gz
+exe=conformance-runner
+if [ "$os" = windows ]; then ext=zip; exe=conformance-runner.exe; fi
+name="conformance-runner_${VERSION}_${os}_${arch}.${ext}"
+
+dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/conformance-runner-${VERSION}"
+mkdir -p "$dir"
+cd "$dir"
+curl -fsSL --retry 3 -o "$name" "$BASE_URL/v$VERSION/$name"
+curl -fsSL --retry 3 -o checksums.txt "$BASE_URL/v$VERSION/checksums.txt"
+line=$(grep "  $name\$" checksums.txt) || { echo "install: $name is not in checksums.txt" >&2; exit 1; }
+if command -v sha256sum >/dev/null; then
+  echo "$line" | sha256sum -c -
+else
+  echo "$line" | shasum -a 256 -c -
+fi
+if [ "$ext" = zip ]; then
+  unzip -o -q "$name" "$exe"
+else
+  tar -xzf "$name" "$exe"
+fi
+chmod +x "$exe"
+if [ -n "${GITHUB_PATH:-}" ]; then
+  echo "$dir" >> "$GITHUB_PATH"
+fi
+"./$exe" version
+echo "installed: $dir/$exe"

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+)
+
+// newFlagSet returns a flag set of GNU-style flags (pflag): --name value or --name=value,
+// repeatable list flags, and "--" ending the flags.
+func newFlagSet(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.SortFlags = false
+	return fs
+}
+
+// selection holds the flags that choose checks, shared by a run and list.
+type selection struct {
+	parts   []string
+	tags    []string
+	run     []string
+	skip    []string
+	shard   string
+	profile string
+}
+
+func (s *selection) register(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&s.parts, "part", nil, "")
+	fs.StringArrayVar(&s.tags, "tags", nil, "")
+	fs.StringArrayVar(&s.run, "run", nil, "")
+	fs.StringArrayVar(&s.skip, "skip", nil, "")
+	fs.StringVar(&s.shard, "shard", "", "")
+	fs.StringVar(&s.profile, "profile", "", "")
+}
+
+// apply sets r's selection from the flags: repeated and comma-separated --part, --run and
+// --skip values add up (a check is selected when any --run matches it), repeated --tags
+// must all hold.
+func (s *selection) apply(r *conformance.Runner) error {
+	r.Profile = s.profile
+	for _, p := range s.parts {
+		if p = strings.TrimSpace(p); p != "" {
+			r.Parts = append(r.Parts, p)
+		}
+	}
+	r.Tags = andTags(s.tags)
+	var err error
+	if r.Match, err = anyRegexp("--run", s.run); err != nil {
+		return err
+	}
+	if r.Skip, err = anyRegexp("--skip", s.skip); err != nil {
+		return err
+	}
+	r.Shard, r.Shards, err = parseShard(s.shard)
+	return err
+}
+
+// andTags joins repeated --tags: every one must hold, as with cucumber's --tags.
+func andTags(exprs []string) string {
+	var keep []string
+	for _, e := range exprs {
+		if strings.TrimSpace(e) != "" {
+			keep = append(keep, e)
+		}
+	}
+	if len(keep) == 1 {
+		return keep[0]
+	}
+	for i, e := range keep {
+		keep[i] = "(" + e + ")"
+	}
+	return strings.Join(keep, " and ")
+}
+
+// anyRegexp joins the regular expressions of repeated or comma-separated values into one
+// that matches what any of them matches. Commas inside brackets, braces or parentheses (a
+// quantifier {1,3}, a class [,;]) and after a backslash belong to the expression.
+func anyRegexp(flag string, values []string) (string, error) {
+	var res []string
+	for _, v := range values {
+		for _, re := range splitTopCommas(v) {
+			if strings.TrimSpace(re) == "" {
+				continue
+			}
+			if _, err := regexp.Compile(re); err != nil {
+				return "", fmt.Errorf("%s %q: %v", flag, re, err)
+			}
+			res = append(res, re)
+		}
+	}
+	switch len(res) {
+	case 0:
+		return "", nil
+	case 1:
+		return res[0], nil
+	}
+	for i, re := range res {
+		res[i] = "(?:" + re + ")"
+	}
+	return strings.Join(res, "|"), nil
+}
+
+func splitTopCommas(s string) []string {
+	var out []string
+	depth, start, class := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+		case c == '(' || c == '{':
+			depth++
+		case (c == ')' || c == '}') && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// adapterFlags are the ways to name the adapter command.
+type adapterFlags struct {
+	command string
+	args    []string
+}
+
+func (a *adapterFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&a.command, "adapter", "", "")
+	fs.StringArrayVar(&a.args, "adapter-arg", nil, "")
+}
+
+// argv returns the adapter's argv from --adapter, --adapter-arg and what follows "--"
+// (dash, nil when there was no "--"). With --adapter-arg or "--", nothing is split, so no
+// quoting is needed; a lone --adapter that is a path (it has a separator) to an existing
+// file is that file, backslashes and blanks included; otherwise --adapter is split into
+// words (splitCommand). A bare name is split too, and found on $PATH as a shell would.
+func (a *adapterFlags) argv(dash []string, dir string) ([]string, error) {
+	switch {
+	case dash != nil:
+		if a.command != "" || len(a.args) > 0 {
+			return nil, errors.New("give the adapter either after -- or with --adapter, not both")
+		}
+		if len(dash) == 0 {
+			return nil, errors.New("nothing after --: want the adapter's program and arguments")
+		}
+		return dash, nil
+	case len(a.args) > 0:
+		if a.command == "" {
+			return nil, errors.New("--adapter-arg needs --adapter PROGRAM")
+		}
+		return append([]string{a.command}, a.args...), nil
+	case a.command == "":
+		return nil, nil
+	}
+	// Relative paths are the adapter's, resolved in its working directory.
+	path := a.command
+	if dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && strings.ContainsAny(a.command, `/\`) {
+		return []string{a.command}, nil
+	}
+	argv, err := splitCommand(a.command)
+	if err != nil {
+		return nil, fmt.Errorf("--adapter: %v", err)
+	}
+	return argv, nil
+}
+
+// parsePFlags parses a (sub)command's flags. done reports that the command returns code at
+// once: its help was printed (0), or a usage error (2). The arguments after "--" are
+// returned apart (nil without "--"); other positional arguments are an error.
+func parsePFlags(fs *pflag.FlagSet, args []string, help string, stdout, stderr io.Writer) (dash []string, code int, done bool) {
+	if err := fs.Parse(goStyleArgs(fs, args)); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			return nil, 0, true
+		}
+		return nil, usageErr(stderr, err.Error()), true
+	}
+	rest := fs.Args()
+	if at := fs.ArgsLenAtDash(); at >= 0 {
+		dash = append([]string{}, rest[at:]...)
+		rest = rest[:at]
+	}
+	if len(rest) > 0 {
+		return nil, usageErr(stderr, fmt.Sprintf("unexpected argument %q (an adapter command goes in --adapter, or after --)", rest[0])), true
+	}
+	return dash, 0, false
+}
+
+// goStyleArgs accepts Go's single-dash long flags (-run X, -checks=5), which the runner took
+// before it used pflag: "-name" becomes "--name" when name is a long flag of fs. Values are
+// left alone (--adapter-arg -mode), and so is everything after "--".
+func goStyleArgs(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 2 {
+			if name, _, _ := strings.Cut(a[1:], "="); fs.Lookup(name) != nil {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+		// A flag that takes a value and has none after "=" consumes the next argument.
+		if n, ok := strings.CutPrefix(a, "--"); ok && !strings.Contains(n, "=") {
+			if f := fs.Lookup(n); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		} else if len(a) == 2 && a[0] == '-' {
+			if f := fs.ShorthandLookup(a[1:]); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		}
+	}
+	return out
+}
