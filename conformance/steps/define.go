@@ -3,8 +3,10 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +18,8 @@ import (
 )
 
 // register defines every step on sc, bound to st.
-func (st *state) register(sc *godog.ScenarioContext) {
+func (st *state) register(gsc *godog.ScenarioContext) {
+	sc := steps{gsc}
 	st.registerWorld(sc)
 	st.registerRequests(sc)
 	st.registerOutcomes(sc)
@@ -26,7 +29,7 @@ func (st *state) register(sc *godog.ScenarioContext) {
 
 // ---- Given: the world ----
 
-func (st *state) registerWorld(sc *godog.ScenarioContext) {
+func (st *state) registerWorld(sc steps) {
 	sc.Given(`^the target agent "([^"]*)"(?: works in "([^"]*)")?$`, func(id, dir string) {
 		st.agent = jsjson.NewObject().Set("id", text(id))
 		if dir != "" {
@@ -177,7 +180,7 @@ func event(kind, t string) (*jsjson.Object, error) {
 
 // ---- When: the requests ----
 
-func (st *state) registerRequests(sc *godog.ScenarioContext) {
+func (st *state) registerRequests(sc steps) {
 	sc.When(`^the id "(.*)" is encoded$`, func(id string) error {
 		return st.request(protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", text(id)))
 	})
@@ -299,7 +302,7 @@ func (st *state) prepare(refs []any, content any) error {
 
 // ---- Then: outcomes of any request ----
 
-func (st *state) registerOutcomes(sc *godog.ScenarioContext) {
+func (st *state) registerOutcomes(sc steps) {
 	sc.Then(`^it fails with (SESSION_REFERENCE_[A-Z_]+)$`, func(code string) error { return st.fails(&code) })
 	sc.Then(`^it fails with no code$`, func() error { empty := ""; return st.fails(&empty) })
 	sc.Then(`^it fails$`, func() error { return st.fails(nil) })
@@ -472,3 +475,23 @@ func valueJSON(v any) string {
 	}
 	return ""
 }
+
+// steps defines steps on a scenario with their expressions compiled once per process: godog
+// calls the initializer for every scenario, and compiling some 70 expressions each time was
+// half of a feature run.
+type steps struct{ sc *godog.ScenarioContext }
+
+var compiled sync.Map // expression -> *regexp.Regexp
+
+func expr(e string) *regexp.Regexp {
+	if r, ok := compiled.Load(e); ok {
+		return r.(*regexp.Regexp)
+	}
+	r, _ := compiled.LoadOrStore(e, regexp.MustCompile(e))
+	return r.(*regexp.Regexp)
+}
+
+func (s steps) Given(e string, fn any) { s.sc.Given(expr(e), fn) }
+func (s steps) When(e string, fn any)  { s.sc.When(expr(e), fn) }
+func (s steps) Then(e string, fn any)  { s.sc.Then(expr(e), fn) }
+func (s steps) Step(e string, fn any)  { s.sc.Step(expr(e), fn) }

@@ -42,7 +42,7 @@ func init() {
 }
 
 // newMessagesRun registers a run writing to w under a fresh suite name.
-func newMessagesRun(w io.Writer, selected func(name string) bool) (suite string, r *messagesRun, done func()) {
+func newMessagesRun(w io.Writer, selected func(*messages.Pickle) bool) (suite string, r *messagesRun, done func()) {
 	messagesMu.Lock()
 	defer messagesMu.Unlock()
 	messagesSeq++
@@ -60,7 +60,7 @@ func newMessagesRun(w io.Writer, selected func(name string) bool) (suite string,
 // order Cucumber's tools expect, when the run ends.
 type messagesRun struct {
 	w        io.Writer
-	selected func(name string) bool
+	selected func(*messages.Pickle) bool
 	err      error
 
 	start    time.Time
@@ -102,7 +102,7 @@ func (m *messagesRun) Feature(doc *messages.GherkinDocument, uri string, content
 // Pickle implements formatters.Formatter: a scenario starts (and the previous one ended).
 func (m *messagesRun) Pickle(p *messages.Pickle) {
 	m.endCase()
-	if m.selected != nil && !m.selected(p.Name) {
+	if m.selected != nil && !m.selected(p) {
 		return // not selected: the report leaves it out too
 	}
 	m.sources = append(m.sources, &messages.Envelope{Pickle: p})

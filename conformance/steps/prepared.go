@@ -19,7 +19,7 @@ const (
 
 // ---- Then: prepared messages ----
 
-func (st *state) registerPrepared(sc *godog.ScenarioContext) {
+func (st *state) registerPrepared(sc steps) {
 	sc.Then(`^the sessions read are (.+)$`, func(list string) error { return st.readsAre(anyList(quoted(list))) })
 	sc.Then(`^no session was read$`, func() error { return st.readsAre([]any{}) })
 	sc.Then(`^the prepared message has no context$`, func() error {
@@ -272,7 +272,7 @@ func (st *state) sourceRecord(id string) (*jsjson.Object, error) {
 
 // ---- The host model ----
 
-func (st *state) registerHost(sc *godog.ScenarioContext) {
+func (st *state) registerHost(sc steps) {
 	sc.When(`^the user sends "(.*)"$`, func(t string) error {
 		a := st.serviceArgs().Set("running", st.running).Set("text", text(t))
 		return st.request(protocol.OpHostSend, a)

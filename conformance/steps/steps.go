@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -155,7 +156,13 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 		},
 	}
 	if opts.Messages != nil {
-		name, m, done := newMessagesRun(opts.Messages, opts.Select)
+		name, m, done := newMessagesRun(opts.Messages, func(p *messages.Pickle) bool {
+			tags := make([]string, len(p.Tags))
+			for i, t := range p.Tags {
+				tags[i] = t.Name
+			}
+			return userTags.Match(tags) && (opts.Select == nil || opts.Select(p.Name))
+		})
 		defer done()
 		suite.Name, suite.Options.Format, suite.Options.Output = name, messagesFormat, io.Discard
 		defer func() {
