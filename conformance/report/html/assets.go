@@ -44,10 +44,10 @@ tr.group th{background:#e9eef5;font-weight:600}
 .bug{background:var(--bugbg);color:var(--bug)}
 .none{color:var(--muted)}
 td.s{text-align:center;width:5.5rem;white-space:nowrap}
-td.s i{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-td.s b{font-weight:700}
+td.s i{font-style:normal;font-size:0}
+td.s i::before{font-size:15px;font-weight:700}
 td.s a{color:inherit;text-decoration:underline;display:block}
-td.d{width:1.6rem;text-align:center;font-weight:700;color:var(--fail)}
+td.d,th.d{width:1.6rem;text-align:center;font-weight:700;color:var(--fail)}
 tr.differs>th,div.clause.differs .ctext{box-shadow:inset 4px 0 0 #d4a000}
 tr.differs td.d{background:var(--diff)}
 .checks th[scope=row]{font-weight:400;max-width:42rem}
@@ -55,7 +55,7 @@ tr.differs td.d{background:var(--diff)}
 .matrix th[scope=row]{white-space:nowrap}
 .cchecks small{color:var(--muted)}
 .checks summary{cursor:pointer;overflow-wrap:anywhere}
-.def{font-size:.85rem;margin:.3rem 0}
+.checks details>div{font-size:.85rem;margin:.3rem 0}
 .filters{position:sticky;top:0;z-index:3;background:#fffbe6;border:1px solid #e2cf7a;padding:.4rem .7rem;margin:1rem 0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:center}
 .filters output{color:var(--muted)}
 .failure{border:1px solid var(--line);border-left:5px solid var(--fail);padding:.6rem .8rem;margin:.8rem 0;break-inside:avoid}
@@ -82,6 +82,8 @@ tr.differs td.d{background:var(--diff)}
 .cchecks th[scope=row]{font-weight:400;overflow-wrap:anywhere}
 .cchecks td.s{width:2.4rem}
 .cchecks p{margin:0}
+.cchecks tr.in>th{padding-left:1.4rem}
+.cchecks td.cnt{font-size:.78rem}
 [hidden]{display:none!important}
 [id]{scroll-margin-top:4.5rem}
 /* Long sections are laid out only when scrolled to: the page loads fast with 3 × 450 checks. */
@@ -106,21 +108,25 @@ const script = `
 (function(){
 var f=document.getElementById('filters');if(!f)return;f.hidden=false;
 var fail=document.getElementById('f-fail'),diff=document.getElementById('f-diff'),area=document.getElementById('f-area'),req=document.getElementById('f-req'),text=document.getElementById('f-text'),count=document.getElementById('f-count');
-var rows=[].slice.call(document.querySelectorAll('main [data-st]'));
+var rows=[].slice.call(document.querySelectorAll('main [data-st],#checks tr[data-req]'));
 var groups=[].slice.call(document.querySelectorAll('tbody'));
+// A check row has no data-st or data-area of its own: its statuses are its cells' classes,
+// its area its group's.
+function st(el){var s=el.getAttribute('data-st');if(s===null){s=[].map.call(el.querySelectorAll('td.s'),function(td){return td.classList[1]}).join(' ');el.setAttribute('data-st',s)}return s}
+function areaOf(el){var h=el.closest('[data-area]');return h?h.getAttribute('data-area'):''}
 function apply(){
  var q=text.value.trim().toLowerCase(),a=area.value,r=req.value,shown=0,total=0;
  rows.forEach(function(el){
-  var st=el.getAttribute('data-st'),ok=true;
-  if(fail.checked&&!/\b(fail|err)\b/.test(st))ok=false;
+  var ok=true;
+  if(fail.checked&&!/\b(fail|err)\b/.test(st(el)))ok=false;
   if(ok&&diff.checked&&!el.classList.contains('differs'))ok=false;
-  if(ok&&a&&el.getAttribute('data-area').indexOf(' '+a+' ')<0)ok=false;
+  if(ok&&a&&areaOf(el).indexOf(' '+a+' ')<0)ok=false;
   if(ok&&r&&el.getAttribute('data-req').indexOf(' '+r+' ')<0)ok=false;
   if(ok&&q&&el.textContent.toLowerCase().indexOf(q)<0)ok=false;
   el.hidden=!ok;
   if(el.id&&el.id.indexOf('c-')===0){total++;if(ok)shown++;}
  });
- groups.forEach(function(g){var h=g.querySelector('tr.group');if(!h)return;var any=g.querySelector('tr[data-st]:not([hidden])');h.hidden=!any&&g.querySelector('tr[data-st]')!==null;});
+ groups.forEach(function(g){var h=g.querySelector('tr.group');if(!h)return;var any=g.querySelector('tr[data-req]:not([hidden])');h.hidden=!any&&g.querySelector('tr[data-req]')!==null;});
  var on=fail.checked||diff.checked||a||r||q;
  count.value=on?shown+' of '+total+' checks shown':'';
  var p=new URLSearchParams();if(fail.checked)p.set('failures','1');if(diff.checked)p.set('differences','1');if(a)p.set('area',a);if(r)p.set('requirement',r);if(q)p.set('text',q);

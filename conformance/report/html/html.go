@@ -40,9 +40,16 @@ const (
 	maxFailuresShown = 200  // per implementation, in full
 	maxBlock         = 6000 // bytes of one input, want, got or diff shown
 	maxCheckInput    = 1500 // bytes of a check's input in the check list
+	// checkInputShare is the check list's bytes of fixture input per check, on average: the
+	// inputs share checkInputShare × the number of checks, each shown up to the longest
+	// common length that fits (never under minCheckInput). The kit's ~450 checks of the
+	// first page fit in full; a thousand generated trap cases of 2 KB queries do not, and
+	// each is then cut alike rather than the last ones to none.
+	checkInputShare = 300
+	minCheckInput   = 160
 	// failureBudget bounds the bytes of failure details on a page; past it a failure is
 	// shown by its name, message and first difference only.
-	failureBudget = 600 << 10
+	failureBudget = 400 << 10
 )
 
 type impl struct {
@@ -101,6 +108,7 @@ type page struct {
 	differs  int
 	failures int
 	spent    int // bytes of failure details written
+	inputCut int // bytes of a fixture's input shown in the check list
 }
 
 func label(d *report.Document) string {
@@ -204,6 +212,28 @@ func (p *page) collect(docs []*report.Document) {
 	}
 	sort.Strings(extra)
 	p.reqs = append(p.reqs, extra...)
+	var sizes []int
+	for _, ch := range p.checks {
+		if ch.part == "fixtures" && len(ch.def.Steps) == 0 {
+			sizes = append(sizes, len(value(ch.def.Input, ch.def.InputText, false)))
+		}
+	}
+	p.inputCut = fit(sizes, checkInputShare*len(p.checks), minCheckInput, maxCheckInput)
+}
+
+// fit is the largest cut in [lo, hi] at which the sizes (sorted in place), each cut to it,
+// total at most budget (lo when even that does not fit).
+func fit(sizes []int, budget, lo, hi int) int {
+	sort.Ints(sizes)
+	total := 0 // of the sizes below the cut, in full
+	for i, n := range sizes {
+		// With the cut at n, sizes[i:] are cut to n.
+		if total+(len(sizes)-i)*n > budget {
+			return max(lo, min(hi, (budget-total)/(len(sizes)-i)))
+		}
+		total += n
+	}
+	return hi
 }
 
 // statusWord and statusIcon say a status in words and in one symbol; colour is never the only
@@ -215,10 +245,21 @@ var statusWord = map[result.Status]string{result.Pass: "pass", result.Fail: "fai
 var statusIcon = map[result.Status]string{result.Pass: "✓", result.Fail: "✗", result.NotCovered: "–", result.Error: "!", result.FixtureBug: "B", "": "·"}
 var statusClass = map[result.Status]string{result.Pass: "pass", result.Fail: "fail", result.NotCovered: "nc", result.Error: "err", result.FixtureBug: "bug", "": "none"}
 
+// iconCSS gives each status cell its symbol: generated content whose alternative text is
+// empty, so a screen reader reads the cell's word alone (the first declaration is for engines
+// without the alternative-text syntax).
+var iconCSS = func() string {
+	var b strings.Builder
+	for _, s := range []result.Status{result.Pass, result.Fail, result.NotCovered, result.Error, result.FixtureBug, ""} {
+		fmt.Fprintf(&b, "td.%s i::before{content:\"%s\";content:\"%s\"/\"\"}\n", statusClass[s], statusIcon[s], statusIcon[s])
+	}
+	return b.String()
+}()
+
 func (p *page) write(b *strings.Builder) {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">` + "\n")
-	b.WriteString("<title>" + esc(p.opt.Title) + "</title>\n<style>" + css + "</style></head>\n<body>\n")
+	b.WriteString("<title>" + esc(p.opt.Title) + "</title>\n<style>" + css + iconCSS + "</style></head>\n<body>\n")
 	b.WriteString(`<a class="skip" href="#main">Skip to the results</a>` + "\n<header><h1>" + esc(p.opt.Title) + "</h1>\n")
 	d0 := p.impls[0].doc
 	fmt.Fprintf(b, "<p class=\"sub\">sessionref-kit %s · %d implementation%s · %d checks · fixtures sha256 <code>%s</code></p>\n",
@@ -433,9 +474,9 @@ func (p *page) writeFailures(b *strings.Builder) {
 				b.WriteString("<p class=\"none\">The page shows input, want, got and diff for its first failures only; the JSON report has them for these too.</p>\n<ul class=\"brief\">\n")
 			}
 			ch := p.checkOf(c)
-			fmt.Fprintf(b, "<li id=\"f-%d-%d\"%s><a href=\"#c-%d\">%s %s</a>: %s", i, ch.idx, p.attrs(c.Area, c.Requirements, p.only(i, c.Status)), ch.idx, esc(c.Part), esc(c.Name), esc(clip(c.Message, 200)))
+			fmt.Fprintf(b, "<li id=\"f-%d-%d\"%s><a href=\"#c-%d\">%s %s</a>: %s", i, ch.idx, p.attrs(c.Area, c.Requirements, []result.Status{c.Status}), ch.idx, escText(c.Part), escText(c.Name), escText(clip(c.Message, 200)))
 			if c.Diff != nil {
-				b.WriteString("; <code>" + esc(clip(c.Diff.First, 160)) + "</code>")
+				b.WriteString("; <code>" + escText(clip(c.Diff.First, 160)) + "</code>")
 			}
 			b.WriteString("</li>\n")
 		}
@@ -451,19 +492,12 @@ func (p *page) writeFailures(b *strings.Builder) {
 
 func (p *page) checkOf(c *report.DocCase) *check { return p.index[key(c.Part, c.Name)] }
 
-// only is the statuses of a failure's row for the filters: s in column i alone.
-func (p *page) only(i int, s result.Status) []result.Status {
-	st := make([]result.Status, len(p.impls))
-	st[i] = s
-	return st
-}
-
 func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 	ch := p.checkOf(c)
 	id := fmt.Sprintf("f-%d-%d", i, ch.idx)
-	fmt.Fprintf(b, "<article class=\"failure\" id=\"%s\"%s>\n", id, p.attrs(c.Area, c.Requirements, p.only(i, c.Status)))
+	fmt.Fprintf(b, "<article class=\"failure\" id=\"%s\"%s>\n", id, p.attrs(c.Area, c.Requirements, []result.Status{c.Status}))
 	fmt.Fprintf(b, "<h4><span class=\"tag %s\">%s</span> %s <a href=\"#c-%d\">%s</a></h4>\n", statusClass[c.Status], strings.ToUpper(statusWord[c.Status]), esc(c.Part), ch.idx, esc(c.Name))
-	b.WriteString("<p class=\"msg\">" + esc(c.Message) + "</p>\n<dl class=\"meta\">")
+	b.WriteString("<p class=\"msg\">" + escText(c.Message) + "</p>\n<dl class=\"meta\">")
 	b.WriteString("<dt>implementation</dt><dd>" + esc(p.impls[i].label) + "</dd>")
 	if c.File != "" {
 		fmt.Fprintf(b, "<dt>defined at</dt><dd><code>%s:%d</code></dd>", esc(c.File), c.Line)
@@ -472,31 +506,31 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 		b.WriteString("<dt>requirements</dt><dd>" + p.reqLinks(c.Requirements) + "</dd>")
 	}
 	for _, h := range c.TrapHints {
-		b.WriteString("<dt>porting trap</dt><dd>" + esc(h) + "</dd>")
+		b.WriteString("<dt>porting trap</dt><dd>" + escText(h) + "</dd>")
 	}
 	if c.Diagnosis != "" {
-		b.WriteString("<dt>first differing input</dt><dd><code>" + esc(clip(c.Diagnosis, 400)) + "</code></dd>")
+		b.WriteString("<dt>first differing input</dt><dd><code>" + escText(clip(c.Diagnosis, 400)) + "</code></dd>")
 	}
 	rerun := "conformance-runner --run '" + strings.ReplaceAll(c.Rerun, "'", `'\''`) + "'"
 	if c.Seed != 0 {
 		rerun += " --seed " + strconv.FormatUint(c.Seed, 10)
 	}
-	b.WriteString("<dt>rerun</dt><dd><code>" + esc(rerun) + "</code></dd></dl>\n")
+	b.WriteString("<dt>rerun</dt><dd><code>" + escText(rerun) + "</code></dd></dl>\n")
 	if len(c.Steps) > 0 {
-		b.WriteString("<details class=\"steps\"><summary>scenario</summary><pre>" + esc(strings.Join(c.Steps, "\n")) + "</pre></details>\n")
+		b.WriteString("<details class=\"steps\"><summary>scenario</summary><pre>" + escText(clip(strings.Join(c.Steps, "\n"), maxBlock)) + "</pre></details>\n")
 	}
 	if in := value(c.Input, c.InputText, true); in != "" {
-		b.WriteString("<details class=\"input\"><summary>input</summary><pre>" + esc(clip(in, maxBlock)) + "</pre></details>\n")
+		b.WriteString("<details class=\"input\"><summary>input</summary><pre>" + escText(clip(in, maxBlock)) + "</pre></details>\n")
 	}
 	want, got := value(c.Want, c.WantText, true), value(c.Got, c.GotText, true)
 	if c.Diff != nil {
 		want, got = c.Diff.Want, c.Diff.Got
-		b.WriteString("<p class=\"first\">first difference: <code>" + esc(clip(c.Diff.First, 400)) + "</code></p>\n")
+		b.WriteString("<p class=\"first\">first difference: <code>" + escText(clip(c.Diff.First, 400)) + "</code></p>\n")
 	}
 	if want != "" || got != "" {
 		b.WriteString("<div class=\"wg\">")
 		for _, x := range [][2]string{{"want", want}, {"got", got}} {
-			b.WriteString("<div><h5>" + x[0] + "</h5><pre>" + esc(clip(orDash(x[1]), maxBlock)) + "</pre></div>")
+			b.WriteString("<div><h5>" + x[0] + "</h5><pre>" + escText(clip(orDash(x[1]), maxBlock)) + "</pre></div>")
 		}
 		b.WriteString("</div>\n")
 	}
@@ -513,9 +547,9 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 				cls = "gap"
 			}
 			if cls != "" {
-				b.WriteString(`<span class="` + cls + `">` + esc(l) + "\n</span>")
+				b.WriteString(`<span class="` + cls + `">` + escText(l) + "\n</span>")
 			} else {
-				b.WriteString(esc(l) + "\n")
+				b.WriteString(escText(l) + "\n")
 			}
 		}
 		b.WriteString("</pre>\n")
@@ -583,14 +617,16 @@ func (p *page) reqLinks(reqs []string) string {
 	return strings.Join(out, " ")
 }
 
-// statusCell is one implementation's result for one check: a symbol for the eye and a word
-// for screen readers (the class i<N> names the column, for tests and styles).
+// statusCell is one implementation's result for one check: the word, for screen readers and
+// for readers without styles, to which the style adds the symbol for the eye (assets.go: a
+// cell is written once per check and implementation, so its markup is kept short). The class
+// i<N> names the column, for tests and styles.
 func statusCell(b *strings.Builder, i int, s result.Status, href string) {
-	inner := `<b aria-hidden="true">` + statusIcon[s] + `</b><i>` + statusWord[s] + `</i>`
+	inner := `<i>` + statusWord[s] + `</i>`
 	if href != "" {
 		inner = `<a href="` + href + `">` + inner + `</a>`
 	}
-	fmt.Fprintf(b, `<td class="s %s i%d">%s</td>`, statusClass[s], i, inner)
+	b.WriteString(`<td class="s ` + statusClass[s] + ` i` + itoa(i) + `">` + inner + `</td>`)
 }
 
 func (p *page) failHref(i int, ch *check) string {
@@ -661,9 +697,9 @@ func (p *page) aggregate(chs []*check) ([]result.Status, bool) {
 
 func (p *page) writeChecks(b *strings.Builder) {
 	b.WriteString("<section id=\"checks\" aria-labelledby=\"h-checks\"><h2 id=\"h-checks\">Checks</h2>\n")
-	fmt.Fprintf(b, "<p>Every check of the reports, by part and area, with each implementation's result; open a check for its definition. %d of %d differ between implementations (≠).</p>\n", p.differs, len(p.checks))
+	fmt.Fprintf(b, "<p>Every check of the reports, by part and area, with each implementation's result; open a check for its definition. %d of %d differ between implementations (≠). A fixture's input is shown up to %d bytes; the JSON report and the fixture file have it in full.</p>\n", p.differs, len(p.checks), p.inputCut)
 	b.WriteString(legend)
-	b.WriteString("<table class=\"grid checks\"><thead><tr><th scope=\"col\">check</th><th scope=\"col\">≠</th>")
+	b.WriteString("<table class=\"grid checks\"><thead><tr><th scope=\"col\">check</th><th scope=\"col\" class=\"d\">≠</th>")
 	p.implHeads(b)
 	b.WriteString("</tr></thead>\n")
 	group := ""
@@ -673,13 +709,15 @@ func (p *page) writeChecks(b *strings.Builder) {
 				b.WriteString("</tbody>\n")
 			}
 			group = g
-			fmt.Fprintf(b, "<tbody><tr class=\"group\"><th scope=\"rowgroup\" colspan=\"%d\">%s</th></tr>\n", len(p.impls)+2, esc(g))
+			// The area is the group's, and a row's statuses are its cells' classes: the
+			// script reads them there rather than from attributes repeated on every row.
+			fmt.Fprintf(b, "<tbody data-area=\" %s \"><tr class=\"group\"><th scope=\"rowgroup\" colspan=\"%d\">%s</th></tr>\n", esc(ch.area), len(p.impls)+2, escText(g))
 		}
 		cls := ""
 		if ch.differs {
 			cls = ` class="differs"`
 		}
-		fmt.Fprintf(b, "<tr id=\"c-%d\"%s%s><th scope=\"row\"><details><summary>%s</summary><div class=\"def\">", ch.idx, cls, p.attrs(ch.area, ch.reqs, ch.st), esc(ch.name))
+		fmt.Fprintf(b, "<tr id=\"c-%d\"%s data-req=\" %s \"><th scope=\"row\"><details><summary>%s</summary><div>", ch.idx, cls, esc(strings.Join(ch.reqs, " ")), escText(ch.name))
 		d := ch.def
 		if d.File != "" {
 			fmt.Fprintf(b, "<code>%s:%d</code> ", esc(d.File), d.Line)
@@ -689,15 +727,19 @@ func (p *page) writeChecks(b *strings.Builder) {
 		}
 		switch {
 		case len(d.Steps) > 0:
-			b.WriteString("<pre>" + esc(clip(strings.Join(d.Steps, "\n"), maxBlock)) + "</pre>")
+			b.WriteString("<pre>" + escText(clip(strings.Join(d.Steps, "\n"), maxBlock)) + "</pre>")
 		case ch.part == "fixtures":
 			if in := value(d.Input, d.InputText, false); in != "" {
-				b.WriteString("<pre>" + esc(clip(in, maxCheckInput)) + "</pre>")
+				b.WriteString("<pre>" + escText(clipShort(in, p.inputCut)) + "</pre>")
 			}
 		case d.Message != "" && d.Status == result.Pass:
-			b.WriteString("<p>" + esc(d.Message) + "</p>")
+			b.WriteString("<p>" + escText(d.Message) + "</p>")
 		}
-		fmt.Fprintf(b, "</div></details></th><td class=\"d\">%s</td>", mark(ch.differs))
+		if ch.differs {
+			b.WriteString(`</div></details></th><td class="d">` + mark(true) + `</td>`)
+		} else {
+			b.WriteString(`</div></details></th><td></td>`) // most rows: the header sets the width
+		}
 		for i := range p.impls {
 			statusCell(b, i, ch.st[i], p.failHref(i, ch))
 		}
@@ -738,18 +780,96 @@ func (p *page) writeSpec(b *strings.Builder) {
 				fmt.Fprintf(b, "<th scope=\"col\" title=\"%s\"><span class=\"ino\">%d</span></th>", esc(p.impls[i].label), i+1)
 			}
 			b.WriteString("</tr></thead><tbody>")
-			for _, ch := range chs {
-				fmt.Fprintf(b, "<tr><th scope=\"row\"><a href=\"#c-%d\">%s</a> <small>%s</small></th>", ch.idx, esc(ch.name), kind[ch.part])
-				for i := range p.impls {
-					statusCell(b, i, ch.st[i], p.failHref(i, ch))
-				}
-				b.WriteString("</tr>")
-			}
+			p.writeClauseChecks(b, r, chs)
 			b.WriteString("</tbody></table>")
 		}
 		b.WriteString("</div></div>\n")
 	}
 	b.WriteString("</div>\n</section>\n")
+}
+
+// maxListedPerFile is how many cases of one fixture file a clause lists one by one; a file
+// with more cases naming the clause is folded into one row (conformance/trace folds the spec's
+// own check lists the same way). Generated trap files name one requirement from hundreds of
+// cases, and a row per case and implementation made most of the page's weight.
+const maxListedPerFile = 8
+
+// maxNotablePerFold is how many cases of a folded file that fail or differ a clause lists
+// under the file's row; the check list, filtered by the clause's requirement, has the rest.
+const maxNotablePerFold = 4
+
+// writeClauseChecks writes the rows of one clause's check table. The cases of a folded
+// fixture file share one row with each implementation's counts, linked to the file's first
+// case in the check list; after it come the file's cases that fail or differ somewhere, one
+// by one, up to maxNotablePerFold, so a reader still sees which cases went wrong from the
+// clause.
+func (p *page) writeClauseChecks(b *strings.Builder, r string, chs []*check) {
+	perFile := map[string][]*check{}
+	for _, ch := range chs {
+		if f, ok := fixtureFile(ch); ok {
+			perFile[f] = append(perFile[f], ch)
+		}
+	}
+	done := map[string]bool{}
+	for _, ch := range chs {
+		f, ok := fixtureFile(ch)
+		if !ok || len(perFile[f]) <= maxListedPerFile {
+			p.clauseRow(b, ch, "")
+			continue
+		}
+		if done[f] {
+			continue
+		}
+		done[f] = true
+		cases := perFile[f]
+		fmt.Fprintf(b, "<tr class=\"fold\"><th scope=\"row\"><a href=\"#c-%d\">%s/…</a> <small>fixture file, %d cases</small></th>", cases[0].idx, escText(f), len(cases))
+		for i := range p.impls {
+			var c report.Counts
+			for _, x := range cases {
+				c.Add(x.st[i])
+			}
+			countCell(b, &c, "")
+		}
+		b.WriteString("</tr>")
+		var notable []*check
+		for _, x := range cases {
+			if x.differs || slices.ContainsFunc(x.st, bad) {
+				notable = append(notable, x)
+			}
+		}
+		for k, x := range notable {
+			if k == maxNotablePerFold {
+				fmt.Fprintf(b, "<tr class=\"in\"><td colspan=\"%d\">…and %d more of these cases that fail or differ: <a href=\"?requirement=%s#checks\">the checks of %s</a></td></tr>",
+					len(p.impls)+1, len(notable)-k, esc(r), escText(r))
+				break
+			}
+			p.clauseRow(b, x, "in")
+		}
+	}
+}
+
+func (p *page) clauseRow(b *strings.Builder, ch *check, cls string) {
+	if cls != "" {
+		cls = ` class="` + cls + `"`
+	}
+	fmt.Fprintf(b, "<tr%s><th scope=\"row\"><a href=\"#c-%d\">%s</a> <small>%s</small></th>", cls, ch.idx, escText(ch.name), kind[ch.part])
+	for i := range p.impls {
+		statusCell(b, i, ch.st[i], p.failHref(i, ch))
+	}
+	b.WriteString("</tr>")
+}
+
+// fixtureFile is the fixture file a fixture case comes from: its name up to the first "/".
+func fixtureFile(ch *check) (string, bool) {
+	if ch.part != "fixtures" {
+		return "", false
+	}
+	f, _, ok := strings.Cut(ch.name, "/")
+	return f, ok
+}
+
+func bad(s result.Status) bool {
+	return s == result.Fail || s == result.Error || s == result.FixtureBug
 }
 
 // badge is a shields-style SVG: "conformance | 435/435" in green, or the failures in red.
@@ -772,23 +892,30 @@ func badge(d *report.Document) string {
 		l+r, esc(msg), esc(msg), l+r, l, r, color, l, color, l+6, esc(msg))
 }
 
-func esc(s string) string {
+// esc escapes s for an attribute value or element content.
+func esc(s string) string { return escape(s, true) }
+
+// escText escapes s for element content only, where quotes need no escape: JSON inputs are full
+// of them, and &#34; is five bytes for one.
+func escText(s string) string { return escape(s, false) }
+
+func escape(s string, quotes bool) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		switch r {
-		case '&':
+		switch {
+		case r == '&':
 			b.WriteString("&amp;")
-		case '<':
+		case r == '<':
 			b.WriteString("&lt;")
-		case '>':
+		case r == '>':
 			b.WriteString("&gt;")
-		case '"':
+		case r == '"' && quotes:
 			b.WriteString("&#34;")
-		case '\'':
+		case r == '\'' && quotes:
 			b.WriteString("&#39;")
-		case 0:
+		case r == 0:
 			b.WriteRune('\uFFFD')
 		default:
 			if r < 0x20 && r != '\n' && r != '\t' {
@@ -805,11 +932,26 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
+	cut := cutAt(s, n)
 	return s[:cut] + fmt.Sprintf("… (%d more bytes; the JSON report has them)", len(s)-cut)
+}
+
+// clipShort is clip with a short note, for the check list, whose introduction says once
+// where the rest is.
+func clipShort(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := cutAt(s, n)
+	return s[:cut] + fmt.Sprintf("… (+%d bytes)", len(s)-cut)
+}
+
+// cutAt is n, moved back to the start of a UTF-8 sequence.
+func cutAt(s string, n int) int {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return n
 }
 
 func short(h string) string {

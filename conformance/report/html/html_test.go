@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,11 +133,32 @@ func TestPageEscapes(t *testing.T) {
 	}
 }
 
-// TestPageSize checks the issue's bound: a page of 3 implementations × the kit's ~450 checks
-// weighs under 2 MB, even when one implementation fails one check in 10 and another fails
-// every check with long answers.
+// The page's weight budget for three implementations. The issue asked for under 2 MB at the
+// kit's ~450 checks; the kit keeps gaining checks (a thousand generated trap cases), so the
+// bound is stated per check, where it keeps meaning something: a fixed part (styles, the
+// spec's text, the verdict, the matrix, and the failure details, which the page bounds
+// itself: 400 KiB in full, then a line each) and a part per check (its row in the check
+// list, its share of the fixtures' input, its rows in the spec's clauses).
+const (
+	pageFixedBudget = 1 << 20 // bytes
+	pageCheckBudget = 850     // bytes per check, for three implementations
+	issueChecks     = 450     // the issue's scale, at which the page must be under 2 MB
+)
+
+// TestPageSize checks the page's weight against its budget for 3 implementations × the kit's
+// checks, even when one implementation fails one check in 10 and when every implementation
+// fails every check with long answers; and that the budget meets the issue's 2 MB at the
+// issue's ~450 checks.
 func TestPageSize(t *testing.T) {
+	if b := pageFixedBudget + pageCheckBudget*issueChecks; b > 2<<20 {
+		t.Fatalf("the budget allows %d bytes at %d checks, over the issue's 2 MB", b, issueChecks)
+	}
 	docs := realRuns(t)
+	n := len(docs[0].Cases)
+	if n < 400 {
+		t.Fatalf("only %d checks: not the kit's full run", n)
+	}
+	budget := pageFixedBudget + pageCheckBudget*n
 	for _, tt := range []struct {
 		name string
 		docs []*report.Document
@@ -146,14 +168,22 @@ func TestPageSize(t *testing.T) {
 		{"all failing", []*report.Document{broken(docs[0], 1), broken(docs[1], 1), broken(docs[0], 1)}},
 	} {
 		s := page(t, tt.docs, html.Options{})
-		t.Logf("%s: %d checks, %d bytes", tt.name, len(docs[0].Cases), len(s))
-		if len(docs[0].Cases) < 400 {
-			t.Fatalf("only %d checks: not the kit's full run", len(docs[0].Cases))
-		}
-		if len(s) > 2<<20 {
-			t.Errorf("%s: %d bytes, over 2 MB", tt.name, len(s))
+		t.Logf("%s: %d checks, %d bytes (%d per check past the fixed part); budget %d; %s", tt.name, n, len(s), (len(s)-pageFixedBudget)/n, budget, sections(s))
+		if len(s) > budget {
+			t.Errorf("%s: %d bytes, over the budget of %d for %d checks (%d fixed + %d per check)", tt.name, len(s), budget, n, pageFixedBudget, pageCheckBudget)
 		}
 	}
+}
+
+// sections says where a page's bytes go, section by section, for the log of TestPageSize.
+func sections(s string) string {
+	var out []string
+	last, name := 0, "head"
+	for _, m := range regexp.MustCompile(`<section id="([a-z]+)"`).FindAllStringSubmatchIndex(s, -1) {
+		out = append(out, fmt.Sprintf("%s %d", name, m[0]-last))
+		last, name = m[0], s[m[2]:m[3]]
+	}
+	return strings.Join(append(out, fmt.Sprintf("%s %d", name, len(s)-last)), ", ")
 }
 
 func TestPageNeedsAReport(t *testing.T) {
@@ -182,4 +212,57 @@ func ExampleWrite() {
 	}
 	fmt.Println(strings.Contains(page.String(), "conformant"))
 	// Output: true
+}
+
+// TestClauseFoldsGeneratedFiles checks that a clause lists the cases of a fixture file with
+// many cases naming it as one row with each implementation's counts, and still names, under
+// that row, a case of the file that failed, linked to its failure.
+func TestClauseFoldsGeneratedFiles(t *testing.T) {
+	ref := realRuns(t)[0]
+	// The fixture file and requirement with the most cases.
+	count := map[[2]string]int{}
+	var top [2]string
+	for _, c := range ref.Cases {
+		f, _, ok := strings.Cut(c.Name, "/")
+		if c.Part != "fixtures" || !ok {
+			continue
+		}
+		for _, r := range c.Requirements {
+			k := [2]string{f, r}
+			if count[k]++; count[k] > count[top] {
+				top = k
+			}
+		}
+	}
+	file, req, n := top[0], top[1], count[top]
+	if n <= 8 {
+		t.Fatalf("no fixture file has more than 8 cases naming one requirement (most: %d)", n)
+	}
+	failing := *ref
+	failing.Cases = append([]report.DocCase(nil), ref.Cases...)
+	var failed string
+	for i := range failing.Cases {
+		c := &failing.Cases[i]
+		if c.Part == "fixtures" && strings.HasPrefix(c.Name, file+"/") && slices.Contains(c.Requirements, req) {
+			c.Status, c.Message, failed = result.Fail, "result differs", c.Name
+			break
+		}
+	}
+	s := page(t, []*report.Document{ref, &failing}, html.Options{})
+	start := strings.Index(s, `id="spec-`+req+`"`)
+	if start < 0 {
+		t.Fatalf("no clause %s", req)
+	}
+	clause := s[start:]
+	clause = clause[:strings.Index(clause, "</table>")]
+	fold := fmt.Sprintf(`%s/…</a> <small>fixture file, %d cases</small></th><td class="cnt pass">%d/%d</td><td class="cnt fail">%d/%d · 1 failed</td>`, file, n, n, n, n-1, n)
+	if !strings.Contains(clause, fold) {
+		t.Errorf("clause %s has no folded row for %s:\nwant %s\nin %s", req, file, fold, clause)
+	}
+	if got := strings.Count(clause, ">"+file+"/") - 1; got != 1 { // less the folded row
+		t.Errorf("clause %s names %d cases of %s one by one, want only the failed one", req, got, file)
+	}
+	if !regexp.MustCompile(`<tr class="in"><th scope="row"><a href="#c-\d+">` + regexp.QuoteMeta(failed) + `</a>.*?href="#f-1-\d+"`).MatchString(clause) {
+		t.Errorf("clause %s does not list the failed case %s under its file, linked to its failure", req, failed)
+	}
 }

@@ -24,6 +24,9 @@ type specBlock struct {
 var (
 	reqItem  = regexp.MustCompile(`^- \*\*(SR-[A-Z]+-[0-9]+)\*\*\s*(.*)$`)
 	headLine = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	// generatedChecks begins the block conformance/trace generates under a clause; it ends at
+	// the line holding "<!-- end checks -->".
+	generatedChecks = regexp.MustCompile(`^\s*<!-- checks SR-[A-Z]+-[0-9]+: generated`)
 )
 
 // renderSpec splits a Markdown document into rendered blocks.
@@ -43,6 +46,13 @@ func renderSpec(src string) []specBlock {
 		switch {
 		case t == "":
 			flush()
+		case generatedChecks.MatchString(l):
+			// The spec's generated list of a clause's checks (conformance/trace writes it):
+			// the page puts the clause's checks, with their results, beside the clause.
+			flush()
+			for i < len(lines) && !strings.Contains(lines[i], "<!-- end checks -->") {
+				i++
+			}
 		case headLine.MatchString(l):
 			flush()
 			m := headLine.FindStringSubmatch(l)
