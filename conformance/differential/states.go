@@ -34,7 +34,7 @@ var States = map[string][]string{
 		"escaped line terminator (no match)", "label across lines", "empty label",
 		"trap character in label", "unclosed bracket", "bare URI ended by JavaScript whitespace",
 		"URI followed by a space only other languages know", "invalid URI in a mention",
-		"non-canonical bare URI", "scheme lookalike that is no reference", "error after a valid reference",
+		"non-canonical bare URI", "stray bits in a payload", "scheme lookalike that is no reference", "error after a valid reference",
 	},
 	protocol.OpCandidates: {
 		"listing fails", "self excluded", "duplicate ids listed", "ids differing only in case",
@@ -42,6 +42,7 @@ var States = map[string][]string{
 		"header without cwd", "header with extra fields", "agent without cwd", "agent cwd equals a session's",
 		"all three rank groups", "no query", "empty query", "query matches a title only",
 		"query matches a cwd only", "query needs full case mapping", "query matches nothing",
+		"query is half of a surrogate pair",
 		"limit below the matches", "limit equals the matches", "limit above the matches",
 		"invalid limit", "cancel before listing", "cancel during listing", "cancel with an invalid limit",
 	},
@@ -66,6 +67,7 @@ var retentionStates = []string{
 	"retention: head cut inside a 4-byte character", "retention: tail cut inside a 2-byte character",
 	"retention: tail cut inside a 3-byte character", "retention: tail cut inside a 4-byte character",
 	"retention: BOM stripped from the head", "retention: BOM stripped from the tail",
+	"retention: bisection is not the best fit",
 }
 
 // errNames are the short names of the prepare errors in the order the seed checks them.
@@ -167,6 +169,8 @@ func trapRuneSet() map[rune]bool {
 	return m
 }
 
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 // classifyMention matches text as the seed's regex does (leftmost-first, as a backtracking
 // engine) and names what each match and the text around it hold.
 func classifyMention(s stateSet, text string) {
@@ -229,6 +233,9 @@ func classifyMention(s stateSet, text string) {
 			s.add("URI followed by a space only other languages know")
 		}
 		id, err := uri.Decode(u)
+		if p := u[len(uri.Scheme):]; len(p)%4 >= 2 && strings.IndexByte(base64URL, p[len(p)-1])&(1<<(2*(4-len(p)%4))-1) != 0 {
+			s.add("stray bits in a payload")
+		}
 		if err != nil {
 			if m[2] >= 0 {
 				s.add("invalid URI in a mention")
@@ -336,6 +343,9 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 		s.add("no query")
 	case qStr && q == "":
 		s.add("empty query")
+	}
+	if qStr && len(jsstring.UTF16(q)) == 1 && jsstring.IsSurrogate(rune(jsstring.UTF16(q)[0])) {
+		s.add("query is half of a surrogate pair")
 	}
 	needle := jsstring.ToLower(q)
 	if qStr && q != "" && needle != simpleLower(q) {
@@ -739,6 +749,9 @@ func traceCuts(s stateSet, text string, maxBytes int) {
 		} else {
 			high = n - 1
 		}
+	}
+	if gen.BisectionNotBestFit(text, maxBytes) {
+		s.add("retention: bisection is not the best fit")
 	}
 }
 

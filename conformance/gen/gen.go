@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 
 	"pgregory.net/rapid"
@@ -87,11 +88,30 @@ func URI(t *rapid.T, label string, o Options) string {
 		return u + rapid.SampledFrom([]string{"A", "_", "-", "=", "0"}).Draw(t, label+".extra")
 	case 2: // a non-canonical JSON text for an id
 		return uri.EncodeJSON([]byte(rapid.SampledFrom(nonCanonicalJSON).Draw(t, label+".json")))
+	case 4: // stray bits: the last payload character with an unused low bit set, which a
+		// decoder ignores, so only re-encoding the URI (not the JSON) rejects it
+		return strayBits(u)
 	case 3: // the scheme alone, or in another case
 		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
 	default:
 		return u
 	}
+}
+
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// strayBits sets the lowest unused bit of the last character of u's payload, when the
+// payload's length leaves bits unused (2 or 3 characters in the last quantum).
+func strayBits(u string) string {
+	p := u[len(uri.Scheme):]
+	if len(p)%4 < 2 {
+		return u
+	}
+	last := strings.IndexByte(base64URL, p[len(p)-1])
+	if last < 0 {
+		return u
+	}
+	return u[:len(u)-1] + string(base64URL[last|1])
 }
 
 var nonCanonicalJSON = []string{

@@ -93,7 +93,7 @@ func mentionFragment(t *rapid.T, o Options) string {
 		case 1:
 			return " " + bad + " "
 		case 2:
-			return "@[bad](" + u + "=)"
+			return rapid.SampledFrom([]string{"@[bad](" + u + "=)", "@[bad](" + strayBits(u) + ")", " " + strayBits(u) + " "}).Draw(t, "frag.stray")
 		default:
 			return "@[bad](dsh-session:)"
 		}

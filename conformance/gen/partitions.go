@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 )
 
@@ -16,7 +17,7 @@ import (
 func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 	w := &sessionquery.World{}
 	n := rapid.IntRange(0, 7).Draw(t, "deep.sessions")
-	base := rapid.SampledFrom([]string{"alpha", "ΣΊΣΥΦΟΣ", "İstanbul", "Ꙋ", "straße", "\U0001e900x"}).Draw(t, "deep.base")
+	base := rapid.SampledFrom([]string{"alpha", "ΣΊΣΥΦΟΣ", "İstanbul", "Ꙋ", "straße", "\U0001e900x", "a😀b", "\U0001e922"}).Draw(t, "deep.base")
 	agentCWD := rapid.SampledFrom([]string{"/repo", "/REPO", "/work/a"}).Draw(t, "deep.agentCwd")
 	for i := 0; i < n; i++ {
 		var id string
@@ -82,12 +83,22 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		agent.Set("cwd", agentCWD)
 	}
 	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent)
-	switch rapid.IntRange(0, 4).Draw(t, "deep.query") {
+	switch rapid.IntRange(0, 5).Draw(t, "deep.query") {
 	case 0: // no query
 	case 1:
 		args.Set("query", "")
 	case 2:
 		args.Set("query", rapid.SampledFrom([]string{"s-", "S-", "σίσυφος", "i̇stanbul", "istanbul", "STRASSE", "ᲈ", "ⴈ", "REPO", "/repo", "\U0001e922"}).Draw(t, "deep.q"))
+	case 3:
+		if o.LoneSurrogates {
+			// Half of an astral character of a title or id: a code-unit substring that a
+			// byte (or code point) search does not find.
+			var b jsstring.Builder
+			b.WriteUnit(rapid.SampledFrom([]uint16{0xD83A, 0xDD00, 0xDD22, 0xD83D, 0xDE00}).Draw(t, "deep.half"))
+			args.Set("query", b.String())
+			break
+		}
+		fallthrough
 	default:
 		args.Set("query", Query(t, "deep.query", w, o))
 	}

@@ -1,0 +1,83 @@
+package mutants
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+)
+
+var (
+	diffMutants    = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
+	diffMutantSeed = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
+)
+
+// timeoutHandler answers a call that takes longer than d with an error no implementation
+// gives, as a process adapter's timeout ends the call: a mutant that hangs is found, not
+// waited for.
+type timeoutHandler struct {
+	h adapter.Handler
+	d time.Duration
+}
+
+func (th timeoutHandler) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	ctx, cancel := context.WithTimeout(ctx, th.d)
+	defer cancel()
+	ch := make(chan protocol.Response, 1)
+	go func() { ch <- th.h.Handle(ctx, req) }()
+	select {
+	case r := <-ch:
+		return r
+	case <-ctx.Done():
+		return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: "KIT_TIMEOUT", Message: "the mutant did not answer in " + th.d.String()}}
+	}
+}
+
+// TestDiffFindsEveryMutant runs the differential engine, as `conformance-runner diff
+// --checks 1000` does, between each mutant (A) and the reference (B), op after op in diff's
+// order, and requires a difference for every mutant; it logs a table of the requests each
+// took to find (within the op that found it, and in total over the ops before it). It runs
+// only with -diffmutants, since it takes minutes.
+func TestDiffFindsEveryMutant(t *testing.T) {
+	if !*diffMutants {
+		t.Skip("run with -diffmutants (takes minutes): go test ./conformance/mutants -run TestDiffFindsEveryMutant -diffmutants -v")
+	}
+	ref, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table []string
+	for _, m := range allMutants() {
+		c, err := adapter.Connect(context.Background(), adapter.InProcess{H: timeoutHandler{m.Handler(), 2 * time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		total, found := 0, ""
+		for _, op := range differential.Ops {
+			if op == protocol.OpHostSend && !c.Supports(protocol.FeatureHost) {
+				continue
+			}
+			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: time.Millisecond})
+			o := res.Ops[0]
+			total += o.Requests
+			if o.Difference != nil || o.Transport != "" {
+				found = fmt.Sprintf("%-15s %5d %6d", op, o.Requests, total)
+				break
+			}
+		}
+		if found == "" {
+			t.Errorf("SURVIVED %s (%s): no difference in %d requests", m.name, m.mistake, total)
+			found = fmt.Sprintf("%-15s %5s %6d", "-", "-", total)
+		}
+		table = append(table, fmt.Sprintf("%-34s %s  %s", m.name, found, time.Since(start).Round(10*time.Millisecond)))
+	}
+	t.Logf("requests to detection, seed %d (op that found it, requests in that op, requests in total):\n%-34s %-15s %5s %6s  %s\n%s",
+		*diffMutantSeed, "mutant", "op", "in op", "total", "time", strings.Join(table, "\n"))
+}
