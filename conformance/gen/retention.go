@@ -67,7 +67,9 @@ var escapes = []string{"<", `"`, `\`, "\n", "\x01", "\x1f", "\t", "\u2028", "<<"
 // source (sometimes two, sharing the budget's pressure) and a maxReferenceBytes budget placed
 // relative to the source's serialized size.
 func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
-	part := rapid.SampledFrom(RetentionPartitions).Draw(t, "retention")
+	// The partitions whose states need the most luck are drawn twice as often.
+	part := rapid.SampledFrom(append(RetentionPartitions[:len(RetentionPartitions):len(RetentionPartitions)],
+		RetentionNotBestFit, RetentionBOMAtCut, RetentionCutWidths, RetentionTruncatedTwice)).Draw(t, "retention")
 	n := 1
 	if rapid.IntRange(0, 4).Draw(t, "more?") == 0 {
 		n = rapid.IntRange(2, 3).Draw(t, "sources")
@@ -308,25 +310,29 @@ var notBestFitTexts = []string{
 	"éaaaaaa€éé\ufeffa\ufeffe\u0301a\ufeff\ufeff😀€é😀é\ufeffé😀😀ééé\ufeff😀aéa😀a\ufeff😀😀éa😀a😀\ufeffaaaa",
 }
 
-// notBestFitBudget returns a budget whose first truncation target is one where the bisection
-// misses the best fit, when the text has one; else dflt.
+// notBestFitBudget returns a budget at which retaining the source's one message with the
+// seed's bisection and with a best-fit search end in different texts, when there is one;
+// else dflt.
 func notBestFitBudget(t *rapid.T, events []any, fixed, full, dflt int) int {
 	items, err := retention.Project(events)
 	if err != nil || len(items) != 1 {
 		return dflt
 	}
 	text := items[0].Text
-	overhead := full - fixed - len(text) // serialized size of the message minus its bytes
-	var targets []int
-	for target := 1; target < len(text); target++ {
-		if BisectionNotBestFit(text, target) {
-			targets = append(targets, target)
+	base := full - jsjson.StringSize(text, true) // the source's size without the text
+	bisect := func(s string, n int) string { return retention.Truncate(s, n).Text }
+	var budgets []int
+	for budget := fixed + 1; budget < full; budget++ {
+		a, okA := retainOne(text, base, budget, bisect)
+		b, okB := retainOne(text, base, budget, bestFitTruncate)
+		if a != b || okA != okB {
+			budgets = append(budgets, budget)
 		}
 	}
-	if len(targets) == 0 {
+	if len(budgets) == 0 {
 		return dflt
 	}
-	return fixed + overhead + rapid.SampledFrom(targets).Draw(t, "bestFit.target")
+	return rapid.SampledFrom(budgets).Draw(t, "bestFit.budget")
 }
 
 // bomText places BOMs where the head or the tail of a truncation may start.
