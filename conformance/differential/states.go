@@ -42,7 +42,7 @@ var States = map[string][]string{
 		"header without cwd", "header with extra fields", "agent without cwd", "agent cwd equals a session's",
 		"all three rank groups", "no query", "empty query", "query matches a title only",
 		"query matches a cwd only", "query needs full case mapping", "query matches nothing",
-		"query is half of a surrogate pair",
+		"query is half of a surrogate pair", "case mapping decides a match",
 		"limit below the matches", "limit equals the matches", "limit above the matches",
 		"invalid limit", "cancel before listing", "cancel during listing", "cancel with an invalid limit",
 	},
@@ -418,6 +418,13 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 		if inID || inCWD || inLabel {
 			matches++
 		}
+		// Matched under the engine's full, contextual, current case mapping and not under
+		// a per-code-point mapping of older tables (Go's unicode.ToLower), or the reverse.
+		sn := simpleLower(q)
+		simple := strings.Contains(simpleLower(h.ID), sn) || h.CWD != nil && strings.Contains(simpleLower(*h.CWD), sn) || strings.Contains(simpleLower(label), sn)
+		if simple != (inID || inCWD || inLabel) {
+			s.add("case mapping decides a match")
+		}
 	}
 	if len(groups) == 3 {
 		s.add("all three rank groups")
@@ -757,7 +764,10 @@ func traceCuts(s stateSet, text string, maxBytes int) {
 
 func noticeLen(omitted int) int { return len(retention.Notice(omitted)) }
 
-type fit struct{ ok, bomHead, bomTail bool }
+type fit struct {
+	ok, bomHead, bomTail bool
+	omitted              int
+}
 
 // fitsAt is dsh-retention's headTail retainer on enc followed by the notice, measured
 // against maxBytes: what one step of truncateWithNotice's bisection decides.
@@ -784,8 +794,8 @@ func fitsAt(enc []byte, head, tail, maxBytes int) fit {
 	if f.bomTail {
 		n -= 3
 	}
-	omitted := suffixStart - prefixEnd
-	f.ok = n+noticeLen(omitted) <= maxBytes
+	f.omitted = suffixStart - prefixEnd
+	f.ok = n+noticeLen(f.omitted) <= maxBytes
 	return f
 }
 

@@ -19,6 +19,13 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 	n := rapid.IntRange(0, 7).Draw(t, "deep.sessions")
 	base := rapid.SampledFrom([]string{"alpha", "ΣΊΣΥΦΟΣ", "İstanbul", "Ꙋ", "straße", "\U0001e900x", "a😀b", "\U0001e922"}).Draw(t, "deep.base")
 	agentCWD := rapid.SampledFrom([]string{"/repo", "/REPO", "/work/a"}).Draw(t, "deep.agentCwd")
+	// A trap whose JavaScript lowercase differs from it, planted in titles and cwds and
+	// queried in lowercase: a port whose case tables are older than the engine's, or that
+	// maps code points one by one, does not match it.
+	var caseTrap string
+	if rapid.IntRange(0, 2).Draw(t, "deep.caseTrap?") == 0 {
+		caseTrap = rapid.SampledFrom(casedTraps()).Draw(t, "deep.caseTrap")
+	}
 	for i := 0; i < n; i++ {
 		var id string
 		switch rapid.IntRange(0, 5).Draw(t, "deep.idKind") {
@@ -47,7 +54,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 			c := upper(agentCWD)
 			h.CWD = &c
 		default:
-			c := rapid.SampledFrom(cwdPool).Draw(t, "deep.otherCwd")
+			c := rapid.SampledFrom(cwdPool).Draw(t, "deep.otherCwd") + caseTrap
 			h.CWD = &c
 		}
 		if rapid.IntRange(0, 3).Draw(t, "deep.extra?") == 0 {
@@ -66,7 +73,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 			title := upper(base)
 			s.Title = &title
 		default:
-			title := base
+			title := base + caseTrap
 			if rapid.Bool().Draw(t, "deep.titleTrap?") {
 				title += trapString(rapid.IntRange(0, len(Traps())-1).Draw(t, "deep.titleTrap"), o)
 			}
@@ -83,7 +90,13 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		agent.Set("cwd", agentCWD)
 	}
 	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent)
-	switch rapid.IntRange(0, 5).Draw(t, "deep.query") {
+	switch rapid.IntRange(0, 6).Draw(t, "deep.query") {
+	case 6:
+		if caseTrap != "" {
+			args.Set("query", jsstring.ToLower(caseTrap))
+			break
+		}
+		args.Set("query", Query(t, "deep.query", w, o))
 	case 0: // no query
 	case 1:
 		args.Set("query", "")
@@ -163,10 +176,6 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			Surface: &sessionquery.Surface{Events: events, CapturedThroughSeq: &seq},
 		})
 	}
-	readable("s-1", false)
-	readable("s-2", false)
-	readable("s-3", false)
-	readable("s-4", false)
 	ref := func(id string) *jsjson.Object { return jsjson.NewObject().Set("sessionId", id) }
 	var refs []any
 	if !conds[condEmptyRefs] {
@@ -226,6 +235,17 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 	if conds[condConfig] {
 		config.Set(rapid.SampledFrom([]string{"maxReferences", "candidateLimit", "maxReferenceBytes"}).Draw(t, "badKey"),
 			rapid.SampledFrom([]any{0.0, -1.0, 2.5, "3", 4.0, true}).Draw(t, "badValue"))
+	}
+	// The small sources exist when referenced, so a shrunk request holds only those.
+	for _, id := range []string{"s-1", "s-2", "s-3", "s-4"} {
+		for _, e := range refs {
+			if r, ok := e.(*jsjson.Object); ok {
+				if v, _ := r.Get("sessionId"); v == id {
+					readable(id, false)
+					break
+				}
+			}
+		}
 	}
 	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", jsjson.NewObject().Set("id", "agent")).
 		Set("content", Content(t, "content", o)).Set("references", refs)

@@ -1,6 +1,10 @@
 package gen
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
 
 // Trap is one string where a language's defaults part ways with JavaScript's: a port that
 // uses its standard library's case mapping, whitespace class, UTF-8 handling or JSON encoder
@@ -44,13 +48,24 @@ var trapsOnce = sync.OnceValue(func() []Trap {
 	add("in JavaScript's \\s", "\ufeff", "\u00a0", "\u1680", "\u2000", "\u2005", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\v", "\f")
 	add("not in JavaScript's \\s, though other languages treat it as space",
 		"\u0085", "\u001c", "\u001d", "\u001e", "\u001f", "\u180e", "\u200b", "\u2060")
-	add("byte order mark: stripped by TextDecoder at the start of each decoded part", "\ufeff", "\ufeff\ufeff", "a\ufeff")
+	add("byte order mark (U+FEFF, also above): stripped by TextDecoder at the start of each decoded part", "\ufeffa", "\ufeff\ufeff", "a\ufeff")
 	add("lone surrogates (only sent to adapters declaring the feature)", "\xed\xa0\x80", "\xed\xbf\xbf", "a\xed\xb0\x80", "\xed\xa0\xbd")
 	add("U+0130 İ lowers to i + U+0307 in JavaScript, to i in simple mappings, to i̇ or i by locale",
 		"\u0130", "İSTANBUL", "\u0049\u0307", "ı")
 	add("full case mappings that change length: ẞ ß ŉ ǰ ΐ ﬀ", "\u1e9e", "\u00df", "\u0149", "\u01f0", "\u0390", "\ufb00", "\u212a", "\u2126")
 	add("astral characters: 2 UTF-16 units, 4 UTF-8 bytes, 1 code point", "😀", "𐐀", "\U0001f1e8\U0001f1f3", "\U0010fffd")
 	add("noncharacters and replacement", "\uffff", "\ufffe", "\ufffd")
+	return out
+})
+
+// casedTraps are the traps (well-formed ones) whose JavaScript lowercase differs from them.
+var casedTraps = sync.OnceValue(func() []string {
+	var out []string
+	for _, tr := range Traps() {
+		if !hasSurrogate(tr.S) && jsstring.ToLower(tr.S) != tr.S {
+			out = append(out, tr.S)
+		}
+	}
 	return out
 })
 
