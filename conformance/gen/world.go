@@ -195,7 +195,9 @@ func Config(t *rapid.T, label string) any {
 	}
 	c := jsjson.NewObject()
 	for _, k := range []string{"maxReferences", "candidateLimit", "maxReferenceBytes"} {
-		switch rapid.IntRange(0, 6).Draw(t, label+"."+k) {
+		switch rapid.IntRange(0, 7).Draw(t, label+"."+k) {
+		case 7: // the key's own bounds: one past the maximum, the largest safe integer
+			c.Set(k, rapid.SampledFrom(configBounds[k]).Draw(t, label+".bound"))
 		case 0, 1, 2:
 		case 3:
 			c.Set(k, nil)
@@ -206,6 +208,14 @@ func Config(t *rapid.T, label string) any {
 		}
 	}
 	return c
+}
+
+// configBounds are the values at each key's bounds (SR-CONF-*): maxReferences is at most 3;
+// the others are positive safe integers.
+var configBounds = map[string][]any{
+	"maxReferences":     {3.0, 4.0, 1.0, 0.0, 3.5},
+	"candidateLimit":    {1.0, 0.0, float64(1<<53 - 1), float64(1 << 53), 0.5},
+	"maxReferenceBytes": {1.0, 0.0, float64(1<<53 - 1), float64(1 << 53), -1.0},
 }
 
 // BudgetConfig draws a configuration for prepare: mostly a small byte budget, so drops and
