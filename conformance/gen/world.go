@@ -41,7 +41,7 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 			title := String(t, label+".title", o, 4)
 			s.Title = &title
 		}
-		if rapid.IntRange(0, 9).Draw(t, label+".readError?") == 0 {
+		if rapid.IntRange(0, 9).Draw(t, label+".readError?") == 9 { // shrinks to a readable session
 			e := "surface read failed"
 			s.ReadError = &e
 		} else if rapid.IntRange(0, 7).Draw(t, label+".surface?") > 0 {
@@ -54,7 +54,7 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 		}
 		w.Sessions = append(w.Sessions, s)
 	}
-	if rapid.IntRange(0, 14).Draw(t, label+".listError?") == 0 {
+	if rapid.IntRange(0, 14).Draw(t, label+".listError?") == 14 { // shrinks to a listing that works
 		e := "listing failed"
 		w.ListError = &e
 	}
