@@ -104,10 +104,29 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		args.Set("query", rapid.SampledFrom([]string{"s-", "S-", "σίσυφος", "i̇stanbul", "istanbul", "STRASSE", "ᲈ", "ⴈ", "REPO", "/repo", "\U0001e922"}).Draw(t, "deep.q"))
 	case 3:
 		if o.LoneSurrogates {
-			// Half of an astral character of a title or id: a code-unit substring that a
-			// byte (or code point) search does not find.
+			// Half of an astral character some session's id, title or cwd holds: a
+			// code-unit substring that a byte (or code point) search does not find.
+			var astral []rune
+			for _, ws := range w.Sessions {
+				fields := []*string{&ws.Header.ID, ws.Title, ws.Header.CWD}
+				for _, f := range fields {
+					if f == nil {
+						continue
+					}
+					for _, r := range *f {
+						if r > 0xFFFF {
+							astral = append(astral, r)
+						}
+					}
+				}
+			}
+			if len(astral) == 0 {
+				astral = []rune{'😀'}
+			}
+			r := rapid.SampledFrom(astral).Draw(t, "deep.astral")
+			u := jsstring.UTF16(string(r))
 			var b jsstring.Builder
-			b.WriteUnit(rapid.SampledFrom([]uint16{0xD83A, 0xDD00, 0xDD22, 0xD83D, 0xDE00}).Draw(t, "deep.half"))
+			b.WriteUnit(u[rapid.IntRange(0, 1).Draw(t, "deep.half")])
 			args.Set("query", b.String())
 			break
 		}

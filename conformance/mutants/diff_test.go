@@ -11,6 +11,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
 var (
@@ -42,7 +43,9 @@ func (th timeoutHandler) Handle(ctx context.Context, req protocol.Request) proto
 // TestDiffFindsEveryMutant runs the differential engine, as `conformance-runner diff
 // --checks 1000` does, between each mutant (A) and the reference (B), op after op in diff's
 // order, and requires a difference for every mutant; it logs a table of the requests each
-// took to find (within the op that found it, and in total over the ops before it). It runs
+// took to find (within the op that found it, and in total over the ops before it); each
+// difference, shrunk and written as a fixture, must pass against the reference and fail
+// against the mutant. It runs
 // only with -diffmutants, since it takes minutes.
 func TestDiffFindsEveryMutant(t *testing.T) {
 	if !*diffMutants {
@@ -56,8 +59,8 @@ func TestDiffFindsEveryMutant(t *testing.T) {
 	for _, m := range allMutants() {
 		t.Run(m.name, func(t *testing.T) { table = append(table, diffMutant(t, m, ref)) })
 	}
-	t.Logf("requests to detection, seed %d (op that found it, requests in that op, requests in total):\n%-34s %-15s %5s %6s  %s\n%s",
-		*diffMutantSeed, "mutant", "op", "in op", "total", "time", strings.Join(table, "\n"))
+	t.Logf("requests to detection, seed %d (op that found it, requests in that op, in total, bytes of the shrunk request):\n%-34s %-15s %5s %6s %8s  %s\n%s",
+		*diffMutantSeed, "mutant", "op", "in op", "total", "request", "time", strings.Join(table, "\n"))
 }
 
 // diffMutant runs the ops against one mutant until one differs and returns its table row.
@@ -73,17 +76,36 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 			if op == protocol.OpHostSend && !c.Supports(protocol.FeatureHost) {
 				continue
 			}
-			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: time.Millisecond})
+			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: 2 * time.Second})
 			o := res.Ops[0]
 			total += o.Requests
-			if o.Difference != nil || o.Transport != "" {
-				found = fmt.Sprintf("%-15s %5d %6d", op, o.Requests, total)
+			if o.Transport != "" {
+				found = fmt.Sprintf("%-15s %5d %6d %8s", op, o.Requests, total, "-")
+				break
+			}
+			if d := o.Difference; d != nil {
+				// The shrunk difference, written as a fixture, passes against the
+				// reference and fails against the mutant.
+				data, err := d.Marshal("", m.name, "reference", *diffMutantSeed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, side := range []struct {
+					c    *adapter.Client
+					want result.Status
+				}{{ref, result.Pass}, {c, result.Fail}} {
+					rs, err := differential.CheckFixture(context.Background(), side.c, d.FileName(), data, "")
+					if err != nil || len(rs) != 1 || rs[0].Status != side.want {
+						t.Errorf("%s: the fixture %s does not %s against %s: %v %+v", m.name, d.FileName(), side.want, side.c.Hello.Name, err, rs)
+					}
+				}
+				found = fmt.Sprintf("%-15s %5d %6d %8d", op, o.Requests, total, len(d.Request.Line()))
 				break
 			}
 		}
 		if found == "" {
 			t.Errorf("SURVIVED %s (%s): no difference in %d requests", m.name, m.mistake, total)
-			found = fmt.Sprintf("%-15s %5s %6d", "-", "-", total)
+			found = fmt.Sprintf("%-15s %5s %6d %8s", "-", "-", total, "-")
 		}
 		return fmt.Sprintf("%-34s %s  %s", m.name, found, time.Since(start).Round(10*time.Millisecond))
 	}
