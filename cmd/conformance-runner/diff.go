@@ -33,6 +33,12 @@ request to a minimal one, prints both answers and a go-cmp diff (-B +A), and wri
 as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
 trust on the --against side. "reference" names the embedded reference on either side.
 
+Requests either side answers ADAPTER_UNSUPPORTED are not compared; each op shows a few of
+them, grouped by side and message, shrunk to the smallest. At the end, the state coverage:
+how many of the contract's named states (mention parsing, candidates, prepare and retention:
+"message truncated twice", "unclosed bracket", "precedence: self over too-many", ...) the
+compared requests reached, and which ones none did.
+
 Flags:
   --adapter 'CMD ARGS'  A, the implementation under test (required)
   --against 'CMD ARGS'  B, the one trusted (default reference)

@@ -88,11 +88,11 @@ func URI(t *rapid.T, label string, o Options) string {
 		return u + rapid.SampledFrom([]string{"A", "_", "-", "=", "0"}).Draw(t, label+".extra")
 	case 2: // a non-canonical JSON text for an id
 		return uri.EncodeJSON([]byte(rapid.SampledFrom(nonCanonicalJSON).Draw(t, label+".json")))
+	case 3: // the scheme alone, or in another case
+		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
 	case 4: // stray bits: the last payload character with an unused low bit set, which a
 		// decoder ignores, so only re-encoding the URI (not the JSON) rejects it
 		return strayBits(u)
-	case 3: // the scheme alone, or in another case
-		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
 	default:
 		return u
 	}
