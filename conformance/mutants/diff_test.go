@@ -17,6 +17,7 @@ import (
 var (
 	diffMutants    = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
 	diffMutantSeed = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
+	diffShrinkTime = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
 )
 
 // timeoutHandler answers a call that takes longer than d with an error no implementation
@@ -76,7 +77,7 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 			if op == protocol.OpHostSend && !c.Supports(protocol.FeatureHost) {
 				continue
 			}
-			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: 2 * time.Second})
+			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: *diffShrinkTime})
 			o := res.Ops[0]
 			total += o.Requests
 			if o.Transport != "" {
@@ -100,6 +101,9 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 					}
 				}
 				found = fmt.Sprintf("%-15s %5d %6d %8d", op, o.Requests, total, len(d.Request.Line()))
+				if testing.Verbose() {
+					t.Logf("shrunk request: %s", d.Request.Line())
+				}
 				break
 			}
 		}
