@@ -15,9 +15,10 @@ import (
 )
 
 var (
-	diffMutants    = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
-	diffMutantSeed = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
-	diffShrinkTime = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
+	diffMutants      = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
+	diffMutantSeed   = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
+	diffShowRequests = flag.Bool("diffmutants.requests", false, "log each shrunk request TestDiffFindsEveryMutant finds")
+	diffShrinkTime   = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
 )
 
 // timeoutHandler answers a call that takes longer than d with an error no implementation
@@ -101,7 +102,7 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 					}
 				}
 				found = fmt.Sprintf("%-15s %5d %6d %8d", op, o.Requests, total, len(d.Request.Line()))
-				if testing.Verbose() {
+				if *diffShowRequests {
 					t.Logf("shrunk request: %s", d.Request.Line())
 				}
 				break
