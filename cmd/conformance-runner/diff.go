@@ -33,6 +33,12 @@ request to a minimal one, prints both answers and a go-cmp diff (-B +A), and wri
 as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
 trust on the --against side. "reference" names the embedded reference on either side.
 
+Requests either side answers ADAPTER_UNSUPPORTED are not compared; each op shows a few of
+them, grouped by side and message, shrunk to the smallest. At the end, the state coverage:
+how many of the contract's named states (mention parsing, candidates, prepare and retention:
+"message truncated twice", "unclosed bracket", "precedence: self over too-many", ...) the
+compared requests reached, and which ones none did.
+
 Flags:
   --adapter 'CMD ARGS'  A, the implementation under test (required)
   --against 'CMD ARGS'  B, the one trusted (default reference)
@@ -171,8 +177,10 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%-15s %7d requests, no difference in %s%s\n", o.Op, o.Requests, diffRound(o.Elapsed), extra)
 		}
+		diffUnsupported(stdout, o)
 	}
 	res := differential.Run(ctx, a, b, opts)
+	diffCoverage(stdout, res)
 
 	diffs := len(res.Differences())
 	switch {
@@ -194,6 +202,51 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "total: %d requests in %s; no difference (exit 0)\n", res.Compared(), diffRound(res.Elapsed))
 	}
 	return code
+}
+
+// diffUnsupported prints the shrunk examples of the requests a side answered
+// ADAPTER_UNSUPPORTED, one per group (side and message).
+func diffUnsupported(w io.Writer, o differential.OpResult) {
+	for i, e := range o.UnsupportedExamples {
+		if i == differential.MaxUnsupportedExamples {
+			rest := 0
+			for _, e := range o.UnsupportedExamples[i:] {
+				rest += e.Count
+			}
+			fmt.Fprintf(w, "  ADAPTER_UNSUPPORTED: %d more request(s) in %d other group(s)\n", rest, len(o.UnsupportedExamples)-i)
+			break
+		}
+		fmt.Fprintf(w, "  ADAPTER_UNSUPPORTED from %s, %d request(s), %q; smallest: %s\n", e.Side, e.Count, e.Message, diffClip(string(e.Request.Line()), 400))
+	}
+}
+
+// diffCoverage prints, per op with named states, how many of them the compared requests
+// reached, and names those never reached: a state no request reached is one the run says
+// nothing about.
+func diffCoverage(w io.Writer, res differential.Result) {
+	header := false
+	for _, o := range res.Ops {
+		reached, never := o.Coverage()
+		if len(reached)+len(never) == 0 || o.NotCovered != "" {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "state coverage (named states the compared requests reached):\n")
+			header = true
+		}
+		fmt.Fprintf(w, "  %-15s %d/%d states", o.Op, len(reached), len(reached)+len(never))
+		if len(never) > 0 {
+			fmt.Fprintf(w, "; never reached: %s", strings.Join(never, "; "))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func diffClip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 // writeDifference prints a difference, writes its fixture and checks that the fixture passes

@@ -97,7 +97,13 @@ type OpResult struct {
 	Transport, TransportRequest string
 	// Difference is the minimal difference found, or nil.
 	Difference *Difference
-	Elapsed    time.Duration
+	// States counts the compared requests that reached each named state (Classify), before
+	// any shrinking; Coverage lists them against States.
+	States map[string]int
+	// UnsupportedExamples are shrunk examples of the requests answered
+	// ADAPTER_UNSUPPORTED, one per group of answers (side and message), largest group first.
+	UnsupportedExamples []UnsupportedExample
+	Elapsed             time.Duration
 }
 
 // Differences returns the ops' differences, in run order.
@@ -194,7 +200,8 @@ type stop struct{}
 
 func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, popts properties.Options, seed uint64) OpResult {
 	start := time.Now()
-	or := OpResult{Op: op}
+	or := OpResult{Op: op, States: map[string]int{}}
+	groups := &unsupportedGroups{}
 	var last *Difference
 	failed, log := properties.Check("diff/"+op, popts, seed, func(t *rapid.T) {
 		if or.Transport != "" || ctx.Err() != nil {
@@ -217,10 +224,14 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		rb := call(ctx, b, req, "B", &or)
 		if adapter.Unsupported(ra) || adapter.Unsupported(rb) {
 			or.Unsupported++
+			groups.add(req, ra, rb)
 			return
 		}
 		if last == nil {
 			or.Requests++
+			for _, st := range Classify(req, rb) {
+				or.States[st]++
+			}
 		} else {
 			or.Shrinks++
 		}
@@ -230,7 +241,6 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 			t.Fatalf("%s: the answers differ (-B +A)\n%s", op, d)
 		}
 	})
-	or.Elapsed = time.Since(start)
 	switch {
 	case or.Transport != "":
 	case last != nil:
@@ -241,6 +251,10 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 	case or.Requests == 0 && or.Unsupported > 0:
 		or.NotCovered = "every request was answered ADAPTER_UNSUPPORTED"
 	}
+	if or.Transport == "" && ctx.Err() == nil {
+		or.UnsupportedExamples = shrinkUnsupported(ctx, a, b, op, g, popts, seed, groups)
+	}
+	or.Elapsed = time.Since(start)
 	return or
 }
 

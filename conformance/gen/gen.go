@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 
 	"pgregory.net/rapid"
@@ -38,7 +39,9 @@ func String(t *rapid.T, label string, o Options, maxPieces int) string {
 	n := rapid.IntRange(0, maxPieces).Draw(t, label+".pieces")
 	var b jsstring.Builder
 	for i := 0; i < n; i++ {
-		switch rapid.IntRange(0, 9).Draw(t, label+".kind") {
+		switch rapid.IntRange(0, 11).Draw(t, label+".kind") {
+		case 10, 11: // a porting trap (traps.go) in every string position
+			b.WriteString(trapString(rapid.IntRange(0, len(Traps())-1).Draw(t, label+".trap"), o))
 		case 0, 1, 2:
 			b.WriteString(rapid.StringMatching(`[a-zA-Z0-9 _.-]{1,6}`).Draw(t, label+".ascii"))
 		case 3, 4, 5:
@@ -87,9 +90,28 @@ func URI(t *rapid.T, label string, o Options) string {
 		return uri.EncodeJSON([]byte(rapid.SampledFrom(nonCanonicalJSON).Draw(t, label+".json")))
 	case 3: // the scheme alone, or in another case
 		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
+	case 4: // stray bits: the last payload character with an unused low bit set, which a
+		// decoder ignores, so only re-encoding the URI (not the JSON) rejects it
+		return strayBits(u)
 	default:
 		return u
 	}
+}
+
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// strayBits sets the lowest unused bit of the last character of u's payload, when the
+// payload's length leaves bits unused (2 or 3 characters in the last quantum).
+func strayBits(u string) string {
+	p := u[len(uri.Scheme):]
+	if len(p)%4 < 2 {
+		return u
+	}
+	last := strings.IndexByte(base64URL, p[len(p)-1])
+	if last < 0 {
+		return u
+	}
+	return u[:len(u)-1] + string(base64URL[last|1])
 }
 
 var nonCanonicalJSON = []string{
@@ -187,12 +209,19 @@ func Request(t *rapid.T, op string, o Options) protocol.Request {
 			args.Set("label", String(t, "label", o, 6))
 		}
 	case protocol.OpMentionParse:
-		args.Set("text", Text(t, "text", o))
+		if rapid.IntRange(0, 2).Draw(t, "fragments?") > 0 {
+			args.Set("text", MentionText(t, o))
+		} else {
+			args.Set("text", Text(t, "text", o))
+		}
 	case protocol.OpConfig:
 		if rapid.IntRange(0, 4).Draw(t, "config?") > 0 {
 			args.Set("config", Config(t, "config"))
 		}
 	case protocol.OpCandidates:
+		if rapid.Bool().Draw(t, "deep?") {
+			return CandidatesDeep(t, o)
+		}
 		w := World(t, "world", o)
 		args.Set("world", w.Value())
 		args.Set("agent", Agent(t, "agent", o))
@@ -207,6 +236,12 @@ func Request(t *rapid.T, op string, o Options) protocol.Request {
 		}
 		setCancel(t, args)
 	case protocol.OpPrepare:
+		switch rapid.IntRange(0, 2).Draw(t, "partition") {
+		case 0:
+			return RetentionPrepare(t, o)
+		case 1:
+			return PreparePrecedence(t, o)
+		}
 		w := World(t, "world", o)
 		args.Set("world", w.Value())
 		agent := Agent(t, "agent", o)

@@ -41,7 +41,7 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 			title := String(t, label+".title", o, 4)
 			s.Title = &title
 		}
-		if rapid.IntRange(0, 9).Draw(t, label+".readError?") == 0 {
+		if rapid.IntRange(0, 9).Draw(t, label+".readError?") == 9 { // shrinks to a readable session
 			e := "surface read failed"
 			s.ReadError = &e
 		} else if rapid.IntRange(0, 7).Draw(t, label+".surface?") > 0 {
@@ -54,7 +54,7 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 		}
 		w.Sessions = append(w.Sessions, s)
 	}
-	if rapid.IntRange(0, 14).Draw(t, label+".listError?") == 0 {
+	if rapid.IntRange(0, 14).Draw(t, label+".listError?") == 14 { // shrinks to a listing that works
 		e := "listing failed"
 		w.ListError = &e
 	}
@@ -64,42 +64,52 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 // Events draws a surface: direct user messages, compact checkpoints, plugin and other user
 // messages, assistant messages with text, reasoning and tool calls, and tool results.
 func Events(t *rapid.T, label string, o Options) []any {
-	n := rapid.IntRange(0, 12).Draw(t, label+".n")
-	if rapid.IntRange(0, 9).Draw(t, label+".long?") == 0 {
-		n = rapid.IntRange(20, 80).Draw(t, label+".longN")
+	// A slice generator, not a drawn count and a loop: rapid's shrinker deletes elements
+	// of a slice, so a shrunk surface keeps only the events that matter.
+	ev := rapid.Custom(func(t *rapid.T) *jsjson.Object { return event(t, label, o) })
+	var list []*jsjson.Object
+	if rapid.IntRange(0, 9).Draw(t, label+".long?") == 9 {
+		list = rapid.SliceOfN(ev, 20, 80).Draw(t, label+".longEvents")
+	} else {
+		list = rapid.SliceOfN(ev, 0, 12).Draw(t, label+".events")
 	}
-	events := make([]any, 0, n)
-	for i := 0; i < n; i++ {
-		seq := float64(i + 1)
-		switch rapid.IntRange(0, 9).Draw(t, label+".type") {
-		case 0, 1, 2:
-			events = append(events, userMessage(seq, blocks(t, label, o), jsjson.NewObject().Set("kind", "user")))
-		case 3:
-			src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
-			events = append(events, userMessage(seq, blocks(t, label, o), src))
-		case 4:
-			src := rapid.SampledFrom([]*jsjson.Object{
-				jsjson.NewObject().Set("kind", "plugin").Set("plugin", "other"),
-				jsjson.NewObject().Set("kind", "context"),
-				jsjson.NewObject().Set("kind", "session-reference"),
-				jsjson.NewObject().Set("kind", "plugin"),
-			}).Draw(t, label+".source")
-			events = append(events, userMessage(seq, blocks(t, label, o), src))
-		case 5, 6, 7:
-			msg := jsjson.NewObject().Set("id", "m").Set("role", "assistant").
-				Set("content", blocks(t, label, o)).Set("source", jsjson.NewObject().Set("kind", "model"))
-			events = append(events, jsjson.NewObject().Set("type", "assistant/message").Set("seq", seq).
-				Set("data", jsjson.NewObject().Set("message", msg)))
-		default:
-			res := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").
-				Set("content", []any{textBlock(String(t, label+".tool", o, 3))})
-			msg := jsjson.NewObject().Set("role", "user").Set("content", []any{res}).
-				Set("source", jsjson.NewObject().Set("kind", "tool").Set("callId", "c1"))
-			events = append(events, jsjson.NewObject().Set("type", "tool/result").Set("seq", seq).
-				Set("data", jsjson.NewObject().Set("message", msg)))
-		}
+	events := make([]any, len(list))
+	for i, e := range list {
+		events[i] = e.Set("seq", float64(i+1))
 	}
 	return events
+}
+
+// event draws one surface event; Events numbers them.
+func event(t *rapid.T, label string, o Options) *jsjson.Object {
+	const seq = 0.0
+	switch rapid.IntRange(0, 9).Draw(t, label+".type") {
+	case 0, 1, 2:
+		return userMessage(seq, blocks(t, label, o), jsjson.NewObject().Set("kind", "user"))
+	case 3:
+		src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
+		return userMessage(seq, blocks(t, label, o), src)
+	case 4:
+		src := rapid.SampledFrom([]*jsjson.Object{
+			jsjson.NewObject().Set("kind", "plugin").Set("plugin", "other"),
+			jsjson.NewObject().Set("kind", "context"),
+			jsjson.NewObject().Set("kind", "session-reference"),
+			jsjson.NewObject().Set("kind", "plugin"),
+		}).Draw(t, label+".source")
+		return userMessage(seq, blocks(t, label, o), src)
+	case 5, 6, 7:
+		msg := jsjson.NewObject().Set("id", "m").Set("role", "assistant").
+			Set("content", blocks(t, label, o)).Set("source", jsjson.NewObject().Set("kind", "model"))
+		return jsjson.NewObject().Set("type", "assistant/message").Set("seq", seq).
+			Set("data", jsjson.NewObject().Set("message", msg))
+	default:
+		res := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").
+			Set("content", []any{textBlock(String(t, label+".tool", o, 3))})
+		msg := jsjson.NewObject().Set("role", "user").Set("content", []any{res}).
+			Set("source", jsjson.NewObject().Set("kind", "tool").Set("callId", "c1"))
+		return jsjson.NewObject().Set("type", "tool/result").Set("seq", seq).
+			Set("data", jsjson.NewObject().Set("message", msg))
+	}
 }
 
 func userMessage(seq float64, content []any, source *jsjson.Object) *jsjson.Object {
@@ -195,7 +205,9 @@ func Config(t *rapid.T, label string) any {
 	}
 	c := jsjson.NewObject()
 	for _, k := range []string{"maxReferences", "candidateLimit", "maxReferenceBytes"} {
-		switch rapid.IntRange(0, 6).Draw(t, label+"."+k) {
+		switch rapid.IntRange(0, 7).Draw(t, label+"."+k) {
+		case 7: // the key's own bounds: one past the maximum, the largest safe integer
+			c.Set(k, rapid.SampledFrom(configBounds[k]).Draw(t, label+".bound"))
 		case 0, 1, 2:
 		case 3:
 			c.Set(k, nil)
@@ -206,6 +218,14 @@ func Config(t *rapid.T, label string) any {
 		}
 	}
 	return c
+}
+
+// configBounds are the values at each key's bounds (SR-CONF-*): maxReferences is at most 3;
+// the others are positive safe integers.
+var configBounds = map[string][]any{
+	"maxReferences":     {3.0, 4.0, 1.0, 0.0, 3.5},
+	"candidateLimit":    {1.0, 0.0, float64(1<<53 - 1), float64(1 << 53), 0.5},
+	"maxReferenceBytes": {1.0, 0.0, float64(1<<53 - 1), float64(1 << 53), -1.0},
 }
 
 // BudgetConfig draws a configuration for prepare: mostly a small byte budget, so drops and

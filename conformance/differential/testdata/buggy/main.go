@@ -2,6 +2,7 @@
 // embedded reference, except that uri.encode serializes the session id with Go's
 // encoding/json instead of JSON.stringify (so "<", ">", "&", U+2028 and U+2029 come out as
 // \u escapes, and a lone surrogate as U+FFFD). It declares the lone-surrogates feature.
+// With -no-cancel it answers requests with a cancel mode ADAPTER_UNSUPPORTED, naming the mode.
 package main
 
 import (
@@ -16,9 +17,15 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
-type buggy struct{ ref *adapter.Reference }
+type buggy struct {
+	ref      *adapter.Reference
+	noCancel bool
+}
 
 func (b buggy) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if c, ok := req.Arg("cancel"); ok && b.noCancel {
+		return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("cancel mode %v is not supported", c)}}
+	}
 	if req.Op == protocol.OpURIEncode {
 		if v, ok := req.Args.Get("sessionId"); ok {
 			if s, ok := v.(string); ok {
@@ -32,8 +39,9 @@ func (b buggy) Handle(ctx context.Context, req protocol.Request) protocol.Respon
 
 func main() {
 	profile := flag.String("profile", "", "contract release")
+	noCancel := flag.Bool("no-cancel", false, "answer requests with a cancel mode ADAPTER_UNSUPPORTED")
 	flag.Parse()
-	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &adapter.Reference{Profile: *profile}}); err != nil {
+	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &adapter.Reference{Profile: *profile}, noCancel: *noCancel}); err != nil {
 		fmt.Fprintln(os.Stderr, "buggy:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,40 @@
+package differential
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/reference/retention"
+)
+
+// traceCuts replays the reference's bisection: with fitsAt deciding each step, the last
+// fitting count keeps what retention.Truncate keeps, so the cut states it names are those
+// of the steps the reference takes.
+func TestFitsAtIsTheReferenceBisection(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.StringOf(rapid.SampledFrom([]rune{'a', 'é', '€', '😀', '\ufeff', '<'})).Draw(t, "text")
+		maxBytes := rapid.IntRange(0, len(text)+2).Draw(t, "maxBytes")
+		enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+		want := retention.Truncate(text, maxBytes)
+		if len(enc) <= maxBytes {
+			return
+		}
+		lastOmitted := len(enc)
+		low, high := 0, maxBytes
+		for low <= high {
+			n := low + (high-low)/2
+			f := fitsAt(enc, (n+1)/2, n/2, maxBytes)
+			if f.ok {
+				low = n + 1
+				lastOmitted = f.omitted
+			} else {
+				high = n - 1
+			}
+		}
+		if lastOmitted != want.OmittedBytes {
+			t.Fatalf("replay omits %d bytes, retention.Truncate %d (%q)", lastOmitted, want.OmittedBytes, want.Text)
+		}
+	})
+}

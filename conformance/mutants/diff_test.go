@@ -1,0 +1,117 @@
+package mutants
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+var (
+	diffMutants      = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
+	diffMutantSeed   = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
+	diffShowRequests = flag.Bool("diffmutants.requests", false, "log each shrunk request TestDiffFindsEveryMutant finds")
+	diffShrinkTime   = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
+)
+
+// timeoutHandler answers a call that takes longer than d with an error no implementation
+// gives, as a process adapter's timeout ends the call: a mutant that hangs is found, not
+// waited for.
+type timeoutHandler struct {
+	h adapter.Handler
+	d time.Duration
+}
+
+func (th timeoutHandler) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	ctx, cancel := context.WithTimeout(ctx, th.d)
+	defer cancel()
+	ch := make(chan protocol.Response, 1)
+	go func() { ch <- th.h.Handle(ctx, req) }()
+	select {
+	case r := <-ch:
+		return r
+	case <-ctx.Done():
+		return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: "KIT_TIMEOUT", Message: "the mutant did not answer in " + th.d.String()}}
+	}
+}
+
+// TestDiffFindsEveryMutant runs the differential engine, as `conformance-runner diff
+// --checks 1000` does, between each mutant (A) and the reference (B), op after op in diff's
+// order, and requires a difference for every mutant; it logs a table of the requests each
+// took to find (within the op that found it, and in total over the ops before it); each
+// difference, shrunk and written as a fixture, must pass against the reference and fail
+// against the mutant. It runs
+// only with -diffmutants, since it takes minutes.
+func TestDiffFindsEveryMutant(t *testing.T) {
+	if !*diffMutants {
+		t.Skip("run with -diffmutants (takes minutes): go test ./conformance/mutants -run TestDiffFindsEveryMutant -diffmutants -v")
+	}
+	ref, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table []string
+	for _, m := range allMutants() {
+		t.Run(m.name, func(t *testing.T) { table = append(table, diffMutant(t, m, ref)) })
+	}
+	t.Logf("requests to detection, seed %d (op that found it, requests in that op, in total, bytes of the shrunk request):\n%-34s %-15s %5s %6s %8s  %s\n%s",
+		*diffMutantSeed, "mutant", "op", "in op", "total", "request", "time", strings.Join(table, "\n"))
+}
+
+// diffMutant runs the ops against one mutant until one differs and returns its table row.
+func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
+	{
+		c, err := adapter.Connect(context.Background(), adapter.InProcess{H: timeoutHandler{m.Handler(), 2 * time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		total, found := 0, ""
+		for _, op := range differential.Ops {
+			if op == protocol.OpHostSend && !c.Supports(protocol.FeatureHost) {
+				continue
+			}
+			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: *diffShrinkTime})
+			o := res.Ops[0]
+			total += o.Requests
+			if o.Transport != "" {
+				found = fmt.Sprintf("%-15s %5d %6d %8s", op, o.Requests, total, "-")
+				break
+			}
+			if d := o.Difference; d != nil {
+				// The shrunk difference, written as a fixture, passes against the
+				// reference and fails against the mutant.
+				data, err := d.Marshal("", m.name, "reference", *diffMutantSeed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, side := range []struct {
+					c    *adapter.Client
+					want result.Status
+				}{{ref, result.Pass}, {c, result.Fail}} {
+					rs, err := differential.CheckFixture(context.Background(), side.c, d.FileName(), data, "")
+					if err != nil || len(rs) != 1 || rs[0].Status != side.want {
+						t.Errorf("%s: the fixture %s does not %s against %s: %v %+v", m.name, d.FileName(), side.want, side.c.Hello.Name, err, rs)
+					}
+				}
+				found = fmt.Sprintf("%-15s %5d %6d %8d", op, o.Requests, total, len(d.Request.Line()))
+				if *diffShowRequests {
+					t.Logf("shrunk request: %s", d.Request.Line())
+				}
+				break
+			}
+		}
+		if found == "" {
+			t.Errorf("SURVIVED %s (%s): no difference in %d requests", m.name, m.mistake, total)
+			found = fmt.Sprintf("%-15s %5s %6d %8s", "-", "-", total, "-")
+		}
+		return fmt.Sprintf("%-34s %s  %s", m.name, found, time.Since(start).Round(10*time.Millisecond))
+	}
+}
