@@ -122,6 +122,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop) // the first signal ends the run; a second kills
 	a, closeA, err := diffSide(ctx, argvA, *timeout, opts.Profile)
 	if err != nil {
 		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", *cmdA, err)

@@ -51,11 +51,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mdFile     = fs.String("markdown", "", "")
 		progress   = fs.String("progress", "auto", "")
 		requireAll = fs.Bool("require-all", false, "")
+		maxTimeout = fs.Int("max-timeouts", conformance.DefaultMaxTimeouts, "")
+		deadline   = fs.Duration("deadline", conformance.DefaultDeadline, "")
 	)
 	if code, done := parseFlags(fs, args, usage, stdout, stderr, usageErr); done {
 		return code
 	}
 	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Tags: *tags, Match: *match, Skip: *skip, Checks: *checks, Seed: *seed, Profile: *profile, RequireAll: *requireAll}
+	r.MaxTimeouts, r.Deadline = *maxTimeout, *deadline
 	if *adapterCmd != "" {
 		argv, err := splitCommand(*adapterCmd)
 		if err != nil {
@@ -89,6 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop) // the first signal ends the run, with reports; a second kills
 	rep := runner.Run(ctx)
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
 	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)

@@ -475,7 +475,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			if err := ctx.Err(); err != nil {
 				return out, err
 			}
-			rc := runCase(ctx, c, f, fc)
+			rc := runCase(ctx, c, f, fc).Clipped() // bounded, whatever the adapter answered
 			if opts.Progress != nil {
 				opts.Progress(rc)
 			}

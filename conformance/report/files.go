@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
@@ -13,11 +14,52 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
-// WriteJSON writes the report as one indented JSON document.
+// WriteJSON writes the report as one indented JSON document. The cases are encoded one at a
+// time, so the document is never built whole in memory; the bytes are those of
+// json.Encoder with SetIndent("", "  ").
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if len(r.Cases) == 0 {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	// Everything but the cases, with a placeholder the encoder cannot produce from data (a
+	// string's quotes would be escaped), then the cases in its place.
+	rest := *r
+	rest.Cases = nil
+	head, err := json.MarshalIndent(&rest, "", "  ")
+	if err != nil {
+		return err
+	}
+	const hole = "\n  \"cases\": null,"
+	i := bytes.Index(head, []byte(hole))
+	if i < 0 {
+		return fmt.Errorf("report: no cases key in the JSON document")
+	}
+	if _, err := w.Write(append(head[:i:i], "\n  \"cases\": ["...)); err != nil {
+		return err
+	}
+	for k := range r.Cases {
+		b, err := json.MarshalIndent(&r.Cases[k], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if k == 0 {
+			sep = "\n    "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(w, "\n  ],"); err != nil {
+		return err
+	}
+	_, err = w.Write(append(head[i+len(hole):], '\n'))
+	return err
 }
 
 type junitSuites struct {
@@ -192,19 +234,20 @@ func htmlEscape(s string) string {
 
 // WriteFile writes what write produces to path atomically: into a temporary file in the same
 // directory, renamed over path only once complete, so a crashed or killed run never leaves a
-// truncated report that CI would read as valid.
+// truncated report that CI would read as valid. What write produces streams to the file
+// through a buffer: a large report is never held in memory whole.
 func WriteFile(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return fmt.Errorf("report %s: %w", path, err)
-	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("report %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(buf.Bytes())
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
