@@ -108,7 +108,7 @@ type Process struct {
 	stderrDone chan struct{}
 	exited     chan struct{} // closed once the process has exited and state is set
 	state      *os.ProcessState
-	pipes      []uint64      // identities of the three pipes, to find who else holds them
+	pipes      []uint64 // identities of the three pipes, to find who else holds them
 	dead       bool
 	waited     bool // the process was waited for (or given up on) and its pipes closed
 	hello      *protocol.Request
