@@ -106,8 +106,7 @@ type Process struct {
 	stderr     *tailBuffer
 	stderrR    *os.File
 	stderrDone chan struct{}
-	exited     chan struct{} // closed once the process has exited and state is set
-	state      *os.ProcessState
+	exit       *exit    // of the current process
 	pipes      []uint64 // identities of the three pipes, to find who else holds them
 	dead       bool
 	waited     bool // the process was waited for (or given up on) and its pipes closed
@@ -193,15 +192,21 @@ func (p *Process) start() error {
 			}
 		}
 	}
-	exited := make(chan struct{})
+	e := &exit{done: make(chan struct{})}
 	go func() {
 		// Reaps the process, whatever holds its pipes; ends when the process does.
-		p.state, _ = cmd.Process.Wait()
-		close(exited)
+		e.state, _ = cmd.Process.Wait()
+		close(e.done)
 	}()
-	p.cmd, p.stdin, p.stdoutF, p.stdout, p.dead, p.waited = cmd, stdin, f, newLineReader(f, exited), false, false
-	p.stderr, p.stderrR, p.stderrDone, p.exited = tail, er, done, exited
+	p.cmd, p.stdin, p.stdoutF, p.stdout, p.dead, p.waited = cmd, stdin, f, newLineReader(f, e.done), false, false
+	p.stderr, p.stderrR, p.stderrDone, p.exit = tail, er, done, e
 	return nil
+}
+
+// exit is how one adapter process ended: state is set before done is closed.
+type exit struct {
+	done  chan struct{}
+	state *os.ProcessState
 }
 
 // Call sends req and waits for its response line.
@@ -264,7 +269,21 @@ func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.D
 		return fail(KindProtocol, "wrote to stdout without a request: %s", clip(line))
 	}
 	line := append(req.Line(), '\n')
+	// An adapter that stops reading fills the pipe, and a large request would block the
+	// write forever: it is bounded by the timeout and the context, as the read is.
+	if dl, ok := p.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		if dl.SetWriteDeadline(time.Now().Add(timeout)) == nil {
+			stop := context.AfterFunc(ctx, func() { _ = dl.SetWriteDeadline(time.Now()) })
+			defer stop()
+		}
+	}
 	if _, err := p.stdin.Write(line); err != nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil:
+			return fail(KindCancelled, "cancelled: %v", context.Cause(ctx))
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return fail(KindTimeout, "did not read the request within %v (raise it with --timeout)", timeout)
+		}
 		// Whether the write or the read notices first that the adapter is gone is a race:
 		// both are reported alike.
 		return fail(KindExited, "%s", p.gone())
@@ -381,11 +400,11 @@ func (p *Process) exitStatus() string {
 		return "process ended"
 	}
 	select {
-	case <-p.exited:
-		if p.state == nil {
+	case <-p.exit.done:
+		if p.exit.state == nil {
 			return "process ended"
 		}
-		return p.state.String()
+		return p.exit.state.String()
 	default:
 		return "not reaped " + killWait.String() + " after SIGKILL"
 	}
@@ -396,7 +415,7 @@ func (p *Process) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-p.exit.done:
 		return true
 	case <-t.C:
 		return false

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-		"testing"
+	"strings"
+	"testing"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
@@ -123,5 +124,20 @@ func TestProcessReaders(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// An adapter that never reads its stdin fills the pipe: the write of a large request is
+// bounded by the timeout as the read is, and fails as a timeout.
+func TestProcessWriteIsBounded(t *testing.T) {
+	p := startFaulty(t, "deaf", 300*time.Millisecond)
+	big := protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", strings.Repeat("x", 4<<20))}
+	start := time.Now()
+	_, err := p.Call(context.Background(), big)
+	if got := adapter.KindOf(err); got != adapter.KindTimeout {
+		t.Errorf("error %v of kind %q, want %q", err, got, adapter.KindTimeout)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the call returned after %v", d)
 	}
 }
