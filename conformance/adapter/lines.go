@@ -37,7 +37,7 @@ type lineReader interface {
 	unasked() ([]byte, bool)
 	// drain discards output until stdout ends or d has passed.
 	drain(d time.Duration)
-	// done is called once the process has been waited for (its pipes are closed).
+	// done is called once the process has ended and our end of stdout is closed.
 	done()
 }
 
@@ -230,8 +230,20 @@ func (c *chanLines) drain(d time.Duration) {
 	}
 }
 
-// done waits for the reader goroutine, which ends now that Wait has closed the pipe.
+// done waits for the reader goroutine, which ends now that its pipe is closed, for a second
+// at most: where closing a pipe does not wake a blocked read, and a helper outside the
+// process group holds the other end, the goroutine is left behind rather than waited for.
 func (c *chanLines) done() {
-	for range c.ch {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case _, ok := <-c.ch:
+			if !ok {
+				return
+			}
+		case <-t.C:
+			return
+		}
 	}
 }
