@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
@@ -323,7 +324,9 @@ func (p *Process) answer(ctx context.Context, req protocol.Request, timeout time
 	if at := invalidUTF8(line); at >= 0 {
 		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: invalid UTF-8 at byte %d (a lone surrogate must be a \\u escape): %s", at, clip(line))
 	}
-	resp, err := protocol.ParseResponse(string(line))
+	// The line is a fresh allocation nothing writes into (readLine): parsed in place, a
+	// 64 MiB answer costs one copy less.
+	resp, err := protocol.ParseResponse(unsafe.String(unsafe.SliceData(line), len(line)))
 	if err != nil {
 		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: %v: %s", err, clip(line))
 	}
