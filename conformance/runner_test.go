@@ -41,6 +41,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// hangBound is how long a run against a hostile adapter may take before the test calls it
+// hung: a bound for a loaded machine under -race, not a speed target (the benchmarks and the
+// budgets' own counts check those).
+const hangBound = 3 * time.Minute
+
 func mustRunner(t *testing.T, r conformance.Runner) conformance.Runner {
 	t.Helper()
 	n, err := conformance.NewRunner(r)
@@ -96,26 +101,27 @@ func TestProcessPathSameVerdict(t *testing.T) {
 // report files.
 func TestHostileAdapters(t *testing.T) {
 	tests := []struct {
-		args    []string
-		code    int
-		reason  string // in the verdict line; alternatives separated by |
-		timeout time.Duration
+		args     []string
+		code     int
+		reason   string // in the verdict line; alternatives separated by |
+		timeout  time.Duration
+		features bool // run the features part too
 	}{
-		{[]string{"-mode", "exit-early"}, report.ExitUnusable, "hello: adapter hello: exited", 0},
-		{[]string{"-mode", "bad-protocol"}, report.ExitUnusable, "speaks protocol 2", 0},
-		{[]string{"-mode", "crash", "-op", "prepare"}, report.ExitUnusable, "exited without answering (exit status 2)", 0},
-		{[]string{"-mode", "hang", "-op", "candidates", "-child"}, report.ExitUnusable, "no response within 300ms", 300 * time.Millisecond},
-		{[]string{"-mode", "wrong-id"}, report.ExitUnusable, "answered id", 0},
-		{[]string{"-mode", "two-lines", "-op", "uri.encode"}, report.ExitUnusable, "without a request|answered id", 0},
-		{[]string{"-mode", "invalid-json"}, report.ExitUnusable, "invalid response line", 0},
-		{[]string{"-mode", "invalid-utf8"}, report.ExitUnusable, "invalid UTF-8", 0},
-		{[]string{"-mode", "raw-surrogate"}, report.ExitUnusable, "invalid UTF-8 at byte", 0},
-		{[]string{"-mode", "huge-line", "-op", "uri.encode"}, report.ExitUnusable, "response line longer than", 20 * time.Second},
-		{[]string{"-mode", "stdout-first"}, report.ExitUnusable, "invalid response line", 0},
-		{[]string{"-mode", "ignore-eof", "-child"}, report.ExitConformant, "conformant", 0},
-		{[]string{"-mode", "wrong-result"}, report.ExitNotConformant, "uri", 0},
-		{[]string{"-mode", "wrong-code"}, report.ExitNotConformant, "SESSION_REFERENCE_INVALID_CONFIG", 0},
-		{[]string{"-mode", "unsupported"}, report.ExitConformant, "not covered", 0},
+		{[]string{"-mode", "exit-early"}, report.ExitUnusable, "hello: adapter hello: exited", 0, false},
+		{[]string{"-mode", "bad-protocol"}, report.ExitUnusable, "speaks protocol 2", 0, false},
+		{[]string{"-mode", "crash", "-op", "prepare"}, report.ExitUnusable, "exited without answering (exit status 2)", 0, false},
+		{[]string{"-mode", "hang", "-op", "candidates", "-child"}, report.ExitUnusable, "no response within 300ms", 300 * time.Millisecond, true},
+		{[]string{"-mode", "wrong-id"}, report.ExitUnusable, "answered id", 0, false},
+		{[]string{"-mode", "two-lines", "-op", "uri.encode"}, report.ExitUnusable, "without a request|answered id", 0, false},
+		{[]string{"-mode", "invalid-json"}, report.ExitUnusable, "invalid response line", 0, false},
+		{[]string{"-mode", "invalid-utf8"}, report.ExitUnusable, "invalid UTF-8", 0, false},
+		{[]string{"-mode", "raw-surrogate"}, report.ExitUnusable, "invalid UTF-8 at byte", 0, false},
+		{[]string{"-mode", "huge-line", "-op", "uri.encode"}, report.ExitUnusable, "response line longer than", 20 * time.Second, false},
+		{[]string{"-mode", "stdout-first"}, report.ExitUnusable, "invalid response line", 0, false},
+		{[]string{"-mode", "ignore-eof", "-child"}, report.ExitConformant, "conformant", 0, false},
+		{[]string{"-mode", "wrong-result"}, report.ExitNotConformant, "uri", 0, true},
+		{[]string{"-mode", "wrong-code"}, report.ExitNotConformant, "SESSION_REFERENCE_INVALID_CONFIG", 0, false},
+		{[]string{"-mode", "unsupported"}, report.ExitConformant, "not covered", 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[1:], "_"), func(t *testing.T) {
@@ -128,8 +134,14 @@ func TestHostileAdapters(t *testing.T) {
 			before := runtime.NumGoroutine()
 			start := time.Now()
 			argv := append([]string{fakeAdapter, "-pidfile", pidfile}, tt.args...)
-			rep := mustRunner(t, conformance.Runner{Command: argv, Timeout: timeout, Checks: 5, Seed: 1}).Run(context.Background())
-			if d := time.Since(start); d > 30*time.Second {
+			r := conformance.Runner{Command: argv, Timeout: timeout, Checks: 2, Seed: 1}
+			if !tt.features {
+				// Each fault shows in the fixtures already; the features part (godog, the
+				// costliest under -race) runs for the faults that must reach the steps.
+				r.Parts = []string{conformance.PartFixtures, conformance.PartProperties}
+			}
+			rep := mustRunner(t, r).Run(context.Background())
+			if d := time.Since(start); d > hangBound {
 				t.Errorf("run took %v", d)
 			}
 			if rep.Verdict.Code != tt.code || !slices.ContainsFunc(strings.Split(tt.reason, "|"), func(r string) bool { return strings.Contains(rep.Verdict.Summary, r) }) {
@@ -321,11 +333,12 @@ func TestProcessCallCancelled(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err = p.Call(ctx, protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: jsjson.NewObject().Set("uri", "dsh-session:ImEi")})
-	if d := time.Since(start); d > 2*time.Second {
+	// Before the 10 s timeout could have ended it: cancellation, whatever the load.
+	if d := time.Since(start); d > 9*time.Second {
 		t.Errorf("cancelled call returned after %v", d)
 	}
-	if err == nil || !strings.Contains(err.Error(), "cancelled: context deadline exceeded") {
-		t.Errorf("cancelled call: %v", err)
+	if adapter.KindOf(err) != adapter.KindCancelled {
+		t.Errorf("cancelled call: %v (kind %q)", err, adapter.KindOf(err))
 	}
 	resp, err := p.Call(context.Background(), protocol.Request{ID: 3, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")})
 	if err != nil || !resp.OK || resp.Result != "dsh-session:ImEi" || p.Restarts != 1 {
@@ -483,7 +496,7 @@ func TestEscapedHelper(t *testing.T) {
 	start := time.Now()
 	argv := []string{fakeAdapter, "-escape", escaped, "-pidfile", pidfile, "-mode", "crash", "-op", "uri.decode"}
 	rep := mustRunner(t, conformance.Runner{Command: argv, Checks: 2, Seed: 1, Parts: []string{conformance.PartFixtures}, Match: "uri-"}).Run(context.Background())
-	if d := time.Since(start); d > time.Minute {
+	if d := time.Since(start); d > hangBound {
 		t.Errorf("run took %v", d)
 	}
 	pids := readPids(t, escaped)
@@ -543,7 +556,7 @@ func TestTimeBudget(t *testing.T) {
 			r.Command, r.Checks, r.Seed = append([]string{fakeAdapter}, tt.args...), 5, 1
 			start := time.Now()
 			rep := mustRunner(t, r).Run(context.Background())
-			if d := time.Since(start); d > time.Minute {
+			if d := time.Since(start); d > hangBound {
 				t.Errorf("run took %v", d)
 			}
 			if rep.Verdict.Code != report.ExitUnusable || !strings.Contains(rep.Unusable, tt.reason) {

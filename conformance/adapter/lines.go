@@ -218,12 +218,16 @@ func (c *chanLines) unasked() ([]byte, bool) {
 func (c *chanLines) drain(d time.Duration) {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
+	exited := c.exited
 	for {
 		select {
 		case _, ok := <-c.ch:
 			if !ok {
 				return
 			}
+		case <-exited:
+			exited = nil
+			timer.Reset(exitGrace) // no end of file may come: someone else holds the pipe
 		case <-timer.C:
 			return
 		}
