@@ -319,6 +319,8 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		switch {
 		case !slices.Contains(r.Parts, part):
 			p.Note = "not selected"
+		case r.Shards > 0 && !r.hasShardUnits(part):
+			p.Note = "in another shard"
 		case g.unusable() != "":
 			// Every check the part would make is an error, not run: the report counts the
 			// whole selection, and says why none of these ran.
@@ -326,8 +328,6 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			cs := r.notRun(part, "not run: adapter unusable: "+oneLine(g.unusable()))
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
-		case r.Shards > 0 && !r.hasShardUnits(part):
-			p.Note = "in another shard"
 		default:
 			t0 := time.Now()
 			cs, note := r.runPart(ctx, part, client, rep.Seed)
