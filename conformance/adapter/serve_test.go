@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,4 +99,33 @@ func TestValueSize(t *testing.T) {
 			t.Errorf("valueSize(%s) under limit %d = %d", b, len(b)/2, n)
 		}
 	}
+}
+
+// BenchmarkServeLargeWorld serves a candidates request over a world of 10^5 sessions with
+// no limit (every session is a candidate) and reports the bytes allocated per byte of the
+// request: what the reference adapter needs to hold a world and answer it.
+func BenchmarkServeLargeWorld(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"id":1,"op":"candidates","args":{"world":{"sessions":[`)
+	for i := range 100_000 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"header":{"id":"s%06d","createdAt":%d},"title":"t"}`, i, i)
+	}
+	sb.WriteString(`]},"agent":{"id":"me"},"limit":9007199254740991,"config":{"candidateLimit":9007199254740991}}}` + "\n")
+	req := sb.String()
+	b.SetBytes(int64(len(req)))
+	b.ReportAllocs()
+	var total uint64
+	for b.Loop() {
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		if err := ServeWith(context.Background(), strings.NewReader(req), io.Discard, &Reference{}, ServeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms1)
+		total += ms1.TotalAlloc - ms0.TotalAlloc
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/float64(len(req)), "alloc-B/request-B")
 }
