@@ -116,7 +116,9 @@ func TestProcessReaders(t *testing.T) {
 						t.Fatalf("error %v of kind %q, want %q", err, got, tt.kind)
 					}
 					// The next call starts the adapter again: its hello gets at least the
-					// default timeout, whatever the short one of the test.
+					// default timeout, whatever the short one of the test, and the call a
+					// timeout that covers a loaded machine under -race.
+					p.Timeout = 10 * time.Second
 					resp, err := p.Call(context.Background(), encodeA)
 					if err != nil || resp.Result != "dsh-session:ImEi" || p.Restarts != 1 {
 						t.Errorf("after the failure: %+v %v, %d restarts", resp, err, p.Restarts)
