@@ -45,6 +45,15 @@ var Profiles = []string{protocol.Spec, "0.1.0-rc.8"}
 // before the adapter is declared unusable and the rest of the run is skipped.
 const DefaultMaxConsecutiveErrors = 5
 
+// DefaultMaxTimeouts is how many calls of a whole run may time out before the adapter is
+// declared unusable: each costs a full timeout, so at the default 10 s an adapter that hangs
+// now and then (and answers a few calls after each restart) ends a run in about a minute.
+const DefaultMaxTimeouts = 5
+
+// DefaultDeadline bounds a whole run: a full run of the reference over the protocol takes a
+// few seconds, so ten minutes leave a slow port two orders of magnitude.
+const DefaultDeadline = 10 * time.Minute
+
 // Runner configures one conformance run. Build it with NewRunner, which checks and normalises
 // it; the zero value certifies the embedded reference in-process with every default.
 type Runner struct {
@@ -100,6 +109,14 @@ type Runner struct {
 	RequireAll bool
 	// MaxConsecutiveErrors overrides DefaultMaxConsecutiveErrors.
 	MaxConsecutiveErrors int
+	// MaxTimeouts is how many calls may time out over the whole run before the adapter is
+	// declared unusable and the remaining checks are errors, not run; 0 means
+	// DefaultMaxTimeouts.
+	MaxTimeouts int
+	// Deadline bounds the whole run: once it has passed, the call under way is cancelled,
+	// the adapter is declared unusable and the remaining checks are errors, not run; 0
+	// means DefaultDeadline.
+	Deadline time.Duration
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
 	// PartDone, when set, is called with each part's summary as it finishes.
@@ -182,6 +199,18 @@ func NewRunner(r Runner) (Runner, error) {
 	if r.MaxConsecutiveErrors <= 0 {
 		r.MaxConsecutiveErrors = DefaultMaxConsecutiveErrors
 	}
+	if r.MaxTimeouts < 0 {
+		return r, usagef("max-timeouts must be positive, not %d", r.MaxTimeouts)
+	}
+	if r.MaxTimeouts == 0 {
+		r.MaxTimeouts = DefaultMaxTimeouts
+	}
+	if r.Deadline < 0 {
+		return r, usagef("deadline must be positive, not %v", r.Deadline)
+	}
+	if r.Deadline == 0 {
+		r.Deadline = DefaultDeadline
+	}
 	if len(r.Command) == 0 && r.Handler == nil {
 		r.Handler = &adapter.Reference{Profile: r.Profile}
 	}
@@ -224,7 +253,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	rep := &report.Report{
 		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
-		RequireAll: r.RequireAll,
+		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline,
 	}
 	if rep.Checks == 0 {
 		rep.Checks = properties.DefaultChecks
@@ -252,6 +281,10 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.FixtureHash = h
 	}
 
+	// The run's deadline cancels the call under way; the adapter is closed and the reports
+	// written after it, on their own bounded time.
+	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(r.Deadline), errDeadline)
+	defer cancel()
 	var base adapter.Caller
 	var proc *adapter.Process
 	if len(r.Command) > 0 {
@@ -266,12 +299,17 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		defer func() {
 			p.Close()
 			rep.Restarts = p.Restarts
+			if o := p.Orphans(); len(o) > 0 {
+				rep.Orphans = o
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter left %d process(es) running outside its process group, holding its pipes (not killed): %s", len(o), strings.Join(o, "; ")))
+			}
 		}()
 		base = p
 	} else {
 		base = handlerCaller{h: r.Handler, timeout: r.Timeout}
 	}
-	g := &guard{c: base, max: r.MaxConsecutiveErrors}
+	g := &guard{c: base, max: r.MaxConsecutiveErrors, maxTimeouts: r.MaxTimeouts, deadline: r.Deadline}
+	defer func() { rep.Timeouts = g.timedOut() }()
 	client, err := adapter.Connect(ctx, g)
 	if err != nil {
 		rep.Unusable = "hello: " + oneLine(err.Error())
@@ -296,10 +334,15 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		switch {
 		case !slices.Contains(r.Parts, part):
 			p.Note = "not selected"
-		case g.unusable() != "":
-			p.Note = "skipped: adapter unusable"
 		case r.Shards > 0 && !r.hasShardUnits(part):
 			p.Note = "in another shard"
+		case g.unusable() != "":
+			// Every check the part would make is an error, not run: the report counts the
+			// whole selection, and says why none of these ran.
+			p.Note = "not run: adapter unusable"
+			cs := r.notRun(part, "not run: adapter unusable: "+oneLine(g.unusable()))
+			p.Counts = report.CountCases(cs)
+			rep.Cases = append(rep.Cases, cs...)
 		default:
 			t0 := time.Now()
 			cs, note := r.runPart(ctx, part, client, rep.Seed, st)
@@ -317,6 +360,23 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Unusable = oneLine(why)
 	}
 	return rep
+}
+
+// notRun lists the checks part would make (as List does) as errors with message msg.
+func (r Runner) notRun(part, msg string) []result.Case {
+	lr := r
+	lr.Checks, lr.Progress = 1, nil
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &lister{ref: adapter.Reference{Profile: r.Profile}}})
+	if err != nil {
+		return nil
+	}
+	cs, _ := lr.runPart(context.Background(), part, c, 1, newRunState(&lr))
+	for i := range cs {
+		if cs[i].Status != result.FixtureBug && cs[i].Message != cases.Skipped {
+			cs[i].Status, cs[i].Message, cs[i].Input, cs[i].Want, cs[i].Got, cs[i].Diff = result.Error, msg, "", "", "", ""
+		}
+	}
+	return cs
 }
 
 func (r Runner) skipAll(rep *report.Report, note string) {

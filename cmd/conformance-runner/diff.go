@@ -128,13 +128,14 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a, closeA, err := diffSide(ctx, argvA, *timeout, opts.Profile)
+	context.AfterFunc(ctx, stop) // the first signal ends the run; a second kills
+	a, closeA, err := diffSide(ctx, argvA, *timeout, opts.Profile, stderr)
 	if err != nil {
 		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", *cmdA, err)
 		return report.ExitUnusable
 	}
 	defer closeA()
-	b, closeB, err := diffSide(ctx, argvB, *timeout, opts.Profile)
+	b, closeB, err := diffSide(ctx, argvB, *timeout, opts.Profile, stderr)
 	if err != nil {
 		fmt.Fprintf(stdout, "B (%s) unusable: %v (exit 3)\n", *cmdB, err)
 		return report.ExitUnusable
@@ -285,7 +286,8 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 }
 
 // diffSide connects to one side: the embedded reference when argv is empty, else a process.
-func diffSide(ctx context.Context, argv []string, timeout time.Duration, profile string) (*adapter.Client, func(), error) {
+// Closing it names the processes the adapter left outside its process group on stderr.
+func diffSide(ctx context.Context, argv []string, timeout time.Duration, profile string, stderr io.Writer) (*adapter.Client, func(), error) {
 	if len(argv) == 0 {
 		c, err := adapter.Connect(ctx, adapter.InProcess{H: &adapter.Reference{Profile: profile}})
 		return c, func() {}, err
@@ -303,7 +305,12 @@ func diffSide(ctx context.Context, argv []string, timeout time.Duration, profile
 		p.Close()
 		return nil, nil, errors.New(msg)
 	}
-	return c, func() { p.Close() }, nil
+	return c, func() {
+		p.Close()
+		for _, o := range p.Orphans() {
+			fmt.Fprintf(stderr, "conformance-runner diff: warning: %s left %s running outside its process group (not killed)\n", argv[0], o)
+		}
+	}, nil
 }
 
 func diffDescribe(cmd string, c *adapter.Client) string {

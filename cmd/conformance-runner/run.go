@@ -59,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		requireAll = fs.Bool("require-all", false, "")
 		verbose    = fs.BoolP("verbose", "v", false, "")
 		version    = fs.Bool("version", false, "")
+		maxTimeout = fs.Int("max-timeouts", conformance.DefaultMaxTimeouts, "")
+		deadline   = fs.Duration("deadline", conformance.DefaultDeadline, "")
 	)
 	ad.register(fs)
 	sel.register(fs)
@@ -70,6 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return versionCmd(nil, stdout, stderr)
 	}
 	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Checks: *checks, Seed: *seed, RequireAll: *requireAll, MaxFail: *maxFail}
+	r.MaxTimeouts, r.Deadline = *maxTimeout, *deadline
 	if err := sel.apply(&r); err != nil {
 		return usageErr(stderr, err.Error())
 	}
@@ -110,6 +113,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop) // the first signal ends the run, with reports; a second kills
 	rep := runner.Run(ctx)
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
 	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)

@@ -27,6 +27,10 @@ The adapter:
   --dir DIR             the adapter's working directory
   --timeout D           per-call timeout, e.g. 300ms or 30s (default 10s); a call past it is an
                         error, and the adapter is killed and restarted
+  --max-timeouts N      calls that may time out in the whole run before the adapter is declared
+                        unusable and the remaining checks are errors, not run (default 5)
+  --deadline D          bound on the whole run, e.g. 30m (default 10m); past it, the same:
+                        the remaining checks are errors, not run
 
 Selecting checks (list flags are repeatable and take comma-separated values):
   --part P[,P]          parts to run: features, fixtures, properties (default all)

@@ -39,3 +39,11 @@ func ExampleServe() {
 	// {"id":1,"ok":true,"result":{"protocol":1,"name":"sessionref-kit-reference","version":"0.1.0","spec":"0.0.1-rc.1","features":["lone-surrogates","host","world-cache","pipelining"]}}
 	// {"id":2,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":"invalid session reference URI \"dsh-session:ImEi=\""}}
 }
+
+// A caller decides on the kind of a transport failure, not on its wording: the runner
+// spends its timeout budget on KindTimeout alone.
+func ExampleKindOf() {
+	var err error = &adapter.TransportError{Op: "prepare", Kind: adapter.KindTimeout, Reason: "no response within 10s"}
+	fmt.Println(adapter.KindOf(fmt.Errorf("check failed: %w", err)), adapter.KindOf(nil) == "")
+	// Output: timeout true
+}

@@ -2,7 +2,10 @@
 
 package adapter
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // newGroup does nothing where there are no process groups to use.
 func newGroup(cmd *exec.Cmd) {}
@@ -11,3 +14,6 @@ func newGroup(cmd *exec.Cmd) {}
 func killGroup(cmd *exec.Cmd) {
 	_ = cmd.Process.Kill()
 }
+
+// pipeID is 0 where pipes have no identity to look for.
+func pipeID(f *os.File) uint64 { return 0 }

@@ -3,6 +3,7 @@
 package adapter
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -16,4 +17,16 @@ func newGroup(cmd *exec.Cmd) {
 // killGroup kills the adapter's process group.
 func killGroup(cmd *exec.Cmd) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// pipeID identifies the pipe f is an end of (its inode), or 0.
+func pipeID(f *os.File) uint64 {
+	st, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -20,17 +21,23 @@ const (
 	readCanceled             // ctx was done first
 )
 
+// exitGrace is how long a read goes on after the process exited: what it wrote before is in
+// the pipe already, so this only bounds a pipe that someone else holds open.
+const exitGrace = 100 * time.Millisecond
+
 // lineReader reads an adapter's stdout a line at a time.
 type lineReader interface {
 	// read returns the next line within timeout, or why there is none. A line without its
-	// newline at the end of stdout is still a line.
+	// newline at the end of stdout is still a line. Once the process has exited, read
+	// waits only exitGrace for what is left in the pipe: a helper outside the process group
+	// may hold stdout open, and no end of file would come.
 	read(ctx context.Context, timeout time.Duration) ([]byte, readFailure)
 	// unasked returns a line that has already arrived, without waiting: output nobody
 	// asked for when no request is pending.
 	unasked() ([]byte, bool)
 	// drain discards output until stdout ends or d has passed.
 	drain(d time.Duration)
-	// done is called once the process has been waited for (its pipes are closed).
+	// done is called once the process has ended and our end of stdout is closed.
 	done()
 }
 
@@ -41,11 +48,19 @@ var noDeadlines = false
 // newLineReader reads f in the calling goroutine under read deadlines where the platform's
 // pipes have them (the handoff from a reader goroutine costs a third of a small op's round
 // trip), and through a reader goroutine elsewhere (Windows' anonymous pipes).
-func newLineReader(f *os.File) lineReader {
+func newLineReader(f *os.File, exited <-chan struct{}) lineReader {
 	if !noDeadlines && f.SetReadDeadline(time.Time{}) == nil {
-		return &deadlineLines{f: f, br: bufio.NewReaderSize(f, 1<<16)}
+		d := &deadlineLines{f: f, br: bufio.NewReaderSize(f, 1<<16)}
+		go func() {
+			<-exited
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			d.exited = true
+			_ = f.SetReadDeadline(time.Now().Add(exitGrace)) // wakes a read under way
+		}()
+		return d
 	}
-	c := &chanLines{ch: make(chan lineOrErr, 16)}
+	c := &chanLines{ch: make(chan lineOrErr, 16), exited: exited}
 	go func() {
 		br := bufio.NewReaderSize(f, 1<<16)
 		for {
@@ -83,10 +98,20 @@ func classify(ctx context.Context, err error) readFailure {
 type deadlineLines struct {
 	f  *os.File
 	br *bufio.Reader
+
+	mu     sync.Mutex // orders the deadlines of read and of the exit watcher
+	exited bool
 }
 
 func (d *deadlineLines) read(ctx context.Context, timeout time.Duration) ([]byte, readFailure) {
-	if err := d.f.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+	d.mu.Lock()
+	exited := d.exited
+	if exited {
+		timeout = exitGrace
+	}
+	err := d.f.SetReadDeadline(time.Now().Add(timeout))
+	d.mu.Unlock()
+	if err != nil {
 		return nil, readExited // the pipe is closed
 	}
 	if ctx.Done() != nil {
@@ -98,7 +123,15 @@ func (d *deadlineLines) read(ctx context.Context, timeout time.Duration) ([]byte
 	if err == io.EOF && len(line) > 0 {
 		err = nil
 	}
-	if why := classify(ctx, err); why != readOK {
+	why := classify(ctx, err)
+	if why == readTimeout {
+		d.mu.Lock()
+		if d.exited {
+			why = readExited // the deadline was the exit watcher's
+		}
+		d.mu.Unlock()
+	}
+	if why != readOK {
 		return nil, why
 	}
 	return line, readOK
@@ -123,8 +156,9 @@ func (d *deadlineLines) done() {}
 
 // chanLines takes lines from a reader goroutine.
 type chanLines struct {
-	ch   chan lineOrErr // closed after the error that ends stdout
-	held *lineOrErr     // the end of stdout, taken by unasked and kept for read
+	ch     chan lineOrErr // closed after the error that ends stdout
+	held   *lineOrErr     // the end of stdout, taken by unasked and kept for read
+	exited <-chan struct{}
 }
 
 type lineOrErr struct {
@@ -138,19 +172,28 @@ func (c *chanLines) read(ctx context.Context, timeout time.Duration) ([]byte, re
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case l, ok := <-c.ch:
-		if !ok {
-			return nil, readExited
+	exited := c.exited
+	for {
+		select {
+		case l, ok := <-c.ch:
+			if !ok {
+				return nil, readExited
+			}
+			if l.err != nil {
+				return nil, classify(ctx, l.err)
+			}
+			return l.line, readOK
+		case <-timer.C:
+			if exited == nil {
+				return nil, readExited // the exit grace ran out
+			}
+			return nil, readTimeout
+		case <-exited:
+			exited = nil // what is left in the pipe comes within the grace
+			timer.Reset(exitGrace)
+		case <-ctx.Done():
+			return nil, readCanceled
 		}
-		if l.err != nil {
-			return nil, classify(ctx, l.err)
-		}
-		return l.line, readOK
-	case <-timer.C:
-		return nil, readTimeout
-	case <-ctx.Done():
-		return nil, readCanceled
 	}
 }
 
@@ -175,20 +218,36 @@ func (c *chanLines) unasked() ([]byte, bool) {
 func (c *chanLines) drain(d time.Duration) {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
+	exited := c.exited
 	for {
 		select {
 		case _, ok := <-c.ch:
 			if !ok {
 				return
 			}
+		case <-exited:
+			exited = nil
+			timer.Reset(exitGrace) // no end of file may come: someone else holds the pipe
 		case <-timer.C:
 			return
 		}
 	}
 }
 
-// done waits for the reader goroutine, which ends now that Wait has closed the pipe.
+// done waits for the reader goroutine, which ends now that its pipe is closed, for a second
+// at most: where closing a pipe does not wake a blocked read, and a helper outside the
+// process group holds the other end, the goroutine is left behind rather than waited for.
 func (c *chanLines) done() {
-	for range c.ch {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case _, ok := <-c.ch:
+			if !ok {
+				return
+			}
+		case <-t.C:
+			return
+		}
 	}
 }

@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
@@ -44,9 +47,24 @@ func (InProcess) Close() error { return nil }
 // line sees it. Other in-process handlers get the double it reads as (protocol.Request.Plain).
 type WireNumbers interface{ WireNumbers() }
 
+// Kind classifies a transport failure, so that callers (the runner's budgets, tests) decide
+// on what happened rather than on the wording of a message.
+type Kind string
+
+// The kinds of transport failure.
+const (
+	KindNotStarted Kind = "not-started" // the command could not be started
+	KindExited     Kind = "exited"      // the adapter crashed, exited or closed its stdin or stdout
+	KindTimeout    Kind = "timeout"     // no answer within the per-call timeout
+	KindProtocol   Kind = "protocol"    // a line that is not the answer: bad JSON or UTF-8, wrong id, too long, unasked
+	KindCancelled  Kind = "cancelled"   // the caller's context ended first (a signal, the run's deadline)
+	KindNotSent    Kind = "not-sent"    // the caller gave up on the adapter before this call
+)
+
 // TransportError is an adapter that broke the protocol or stopped answering.
 type TransportError struct {
 	Op     string // the request's op
+	Kind   Kind   // what kind of failure; "" is treated as KindProtocol
 	Reason string // one line: what the adapter did wrong
 	Stderr string // the tail of the adapter's stderr
 }
@@ -54,25 +72,58 @@ type TransportError struct {
 // Error implements the error interface.
 func (e *TransportError) Error() string { return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason) }
 
+// KindOf returns the kind of a transport error, or "" when err is not one.
+func KindOf(err error) Kind {
+	var te *TransportError
+	if !errors.As(err, &te) {
+		return ""
+	}
+	if te.Kind == "" {
+		return KindProtocol
+	}
+	return te.Kind
+}
+
+// Bounds on waiting for an adapter process, so that no adapter can hang the caller: a
+// process the runner gave up on is killed with its group, and a helper it started outside
+// that group (setsid) is named in Orphans rather than waited for.
+const (
+	// killWait bounds the wait for a killed process to be reaped.
+	killWait = 5 * time.Second
+	// stderrGrace is how long stderr may stay open after the process ended: only a process
+	// outside the group (an escaped helper) can hold it longer.
+	stderrGrace = 500 * time.Millisecond
+	// closeGrace is how long Close lets an adapter finish after its stdin is closed.
+	closeGrace = 2 * time.Second
+)
+
 // Process runs an adapter command and speaks the protocol over its stdin and stdout. A process
 // that crashes, hangs past Timeout or breaks the protocol is killed (with its process group,
 // where the platform has them) and started again on the next call, replaying the hello the
-// runner sent first.
+// runner sent first. Every wait on the process is bounded (see Close).
 type Process struct {
 	Argv    []string
 	Dir     string
 	Env     []string
 	Timeout time.Duration // per call; 0 means 10 s
 
-	mu       sync.Mutex
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	stdout   lineReader
-	stderr   *tailBuffer
-	dead     bool
-	waited   bool // cmd.Wait has returned
-	hello    *protocol.Request
-	Restarts int
+	mu         sync.Mutex
+	cmd        *exec.Cmd
+	stdin      io.WriteCloser
+	stdoutF    *os.File
+	stdout     lineReader
+	stderr     *tailBuffer
+	stderrR    *os.File
+	stderrDone chan struct{}
+	exit       *exit    // of the current process
+	pipes      []uint64 // identities of the three pipes, to find who else holds them
+	dead       bool
+	waited     bool // the process was waited for (or given up on) and its pipes closed
+	hello      *protocol.Request
+	orphans    []string
+	seen       map[int]bool
+	killedByUs bool // reap killed a process that had closed stdout but lived on
+	Restarts   int
 }
 
 // DefaultTimeout is the per-call timeout when Process.Timeout is zero.
@@ -105,6 +156,10 @@ func (p *Process) start() error {
 		cmd.Env = p.Env
 	}
 	newGroup(cmd)
+	// The process is waited for with os.Process.Wait, not exec.Cmd.Wait: Wait would also
+	// wait on the copies of non-file pipes (the hang cmd/go bounds with WaitDelay) and close
+	// stdout as soon as the process exits, losing its last lines. Here every pipe is an
+	// *os.File the child gets as is, and the runner closes its own ends.
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -117,13 +172,50 @@ func (p *Process) start() error {
 	if !ok {
 		return errors.New("adapter: stdout pipe is not a file")
 	}
-	p.stderr = &tailBuffer{max: 16 << 10}
-	cmd.Stderr = p.stderr
+	// stderr is a pipe of our own, copied into the tail buffer by a goroutine whose end we
+	// bound: a helper outside the process group can hold the pipe open forever.
+	er, ew, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = ew
 	if err := cmd.Start(); err != nil {
+		er.Close()
+		ew.Close()
+		stdin.Close()
+		f.Close()
 		return fmt.Errorf("adapter did not start: %w", err)
 	}
-	p.cmd, p.stdin, p.stdout, p.dead, p.waited = cmd, stdin, newLineReader(f), false, false
+	ew.Close()
+	tail := &tailBuffer{max: 16 << 10}
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(tail, er)
+		close(done)
+	}()
+	p.pipes = nil
+	for _, x := range []any{stdin, f, er} {
+		if pf, ok := x.(*os.File); ok {
+			if id := pipeID(pf); id != 0 {
+				p.pipes = append(p.pipes, id)
+			}
+		}
+	}
+	e := &exit{done: make(chan struct{})}
+	go func() {
+		// Reaps the process, whatever holds its pipes; ends when the process does.
+		e.state, _ = cmd.Process.Wait()
+		close(e.done)
+	}()
+	p.cmd, p.stdin, p.stdoutF, p.stdout, p.dead, p.waited = cmd, stdin, f, newLineReader(f, e.done), false, false
+	p.stderr, p.stderrR, p.stderrDone, p.exit = tail, er, done, e
 	return nil
+}
+
+// exit is how one adapter process ended: state is set before done is closed.
+type exit struct {
+	done  chan struct{}
+	state *os.ProcessState
 }
 
 // Call sends req and waits for its response line.
@@ -136,10 +228,25 @@ func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 	}
 	if p.dead {
 		if err := p.restart(ctx); err != nil {
-			return protocol.Response{}, &TransportError{Op: req.Op, Reason: "restart failed: " + err.Error(), Stderr: p.stderr.String()}
+			return protocol.Response{}, p.restartError(req.Op, err)
 		}
 	}
-	return p.call(ctx, req)
+	return p.call(ctx, req, p.timeout())
+}
+
+func (p *Process) restartError(op string, err error) error {
+	kind := KindOf(err)
+	if kind == "" {
+		kind = KindNotStarted
+	}
+	return &TransportError{Op: op, Kind: kind, Reason: "restart failed: " + err.Error(), Stderr: p.stderr.String()}
+}
+
+func (p *Process) timeout() time.Duration {
+	if p.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return p.Timeout
 }
 
 func (p *Process) restart(ctx context.Context) error {
@@ -148,7 +255,9 @@ func (p *Process) restart(ctx context.Context) error {
 		return err
 	}
 	if p.hello != nil {
-		resp, err := p.call(ctx, *p.hello)
+		// A process starting on a loaded machine may need longer than a short --timeout
+		// for its first answer: the hello after a restart gets at least DefaultTimeout.
+		resp, err := p.call(ctx, *p.hello, max(p.timeout(), DefaultTimeout))
 		if err != nil {
 			return err
 		}
@@ -159,52 +268,95 @@ func (p *Process) restart(ctx context.Context) error {
 	return nil
 }
 
-func (p *Process) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	fail := func(format string, args ...any) (protocol.Response, error) {
+func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.Duration) (protocol.Response, error) {
+	fail := func(kind Kind, format string, args ...any) (protocol.Response, error) {
 		p.kill()
-		return protocol.Response{}, &TransportError{Op: req.Op, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
+		return protocol.Response{}, &TransportError{Op: req.Op, Kind: kind, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
 	}
 	// Output nobody asked for is a protocol violation.
 	if line, ok := p.stdout.unasked(); ok {
-		return fail("wrote to stdout without a request: %s", clip(line))
+		return fail(KindProtocol, "wrote to stdout without a request: %s", clip(line))
 	}
 	line := append(req.Line(), '\n')
-	if _, err := p.stdin.Write(line); err != nil {
-		return fail("stdin closed: %v (%v)", err, p.reap())
+	// An adapter that stops reading fills the pipe, and a large request would block the
+	// write forever: it is bounded by the timeout and the context, as the read is.
+	if dl, ok := p.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		if dl.SetWriteDeadline(time.Now().Add(timeout)) == nil {
+			stop := context.AfterFunc(ctx, func() { _ = dl.SetWriteDeadline(time.Now()) })
+			defer stop()
+		}
 	}
-	resp, failure := p.answer(ctx, req)
+	if _, err := p.stdin.Write(line); err != nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil:
+			return fail(KindCancelled, "cancelled: %v", context.Cause(ctx))
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return fail(KindTimeout, "did not read the request within %v (raise it with --timeout)", timeout)
+		}
+		// Whether the write or the read notices first that the adapter is gone is a race:
+		// both are reported alike.
+		return fail(KindExited, "%s", p.gone())
+	}
+	resp, kind, failure := p.answer(ctx, req, timeout)
 	if failure != "" {
-		return fail("%s", failure)
+		return fail(kind, "%s", failure)
 	}
 	return resp, nil
 }
 
+// gone describes an adapter whose stdin or stdout has ended.
+func (p *Process) gone() string {
+	status := p.reap()
+	if p.killedByUs {
+		return "closed its stdin or stdout without answering, and was killed a second later"
+	}
+	return fmt.Sprintf("exited without answering (%s)", status)
+}
+
 // answer reads the response to req. A failure is what the adapter did wrong, in one line;
 // the caller kills the adapter.
-func (p *Process) answer(ctx context.Context, req protocol.Request) (protocol.Response, string) {
-	timeout := p.Timeout
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
+func (p *Process) answer(ctx context.Context, req protocol.Request, timeout time.Duration) (protocol.Response, Kind, string) {
 	line, why := p.stdout.read(ctx, timeout)
 	switch why {
 	case readTooLong:
-		return protocol.Response{}, fmt.Sprintf("response line longer than %d bytes", MaxLine)
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("response line longer than %d bytes", MaxLine)
 	case readExited:
-		return protocol.Response{}, fmt.Sprintf("exited without answering (%v)", p.reap())
+		return protocol.Response{}, KindExited, p.gone()
 	case readTimeout:
-		return protocol.Response{}, fmt.Sprintf("no response within %v (raise it with --timeout)", timeout)
+		return protocol.Response{}, KindTimeout, fmt.Sprintf("no response within %v (raise it with --timeout)", timeout)
 	case readCanceled:
-		return protocol.Response{}, fmt.Sprintf("cancelled: %v", ctx.Err())
+		return protocol.Response{}, KindCancelled, fmt.Sprintf("cancelled: %v", context.Cause(ctx))
 	}
-	resp, err := protocol.ParseResponse(string(line))
+	// The protocol is UTF-8: a lone surrogate travels as a \udXXX escape, never as the raw
+	// bytes of its WTF-8 form (ED A0 80), which the JSON decoder would otherwise accept.
+	if at := invalidUTF8(line); at >= 0 {
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: invalid UTF-8 at byte %d (a lone surrogate must be a \\u escape): %s", at, clip(line))
+	}
+	// The line is a fresh allocation nothing writes into (readLine): parsed in place, a
+	// 64 MiB answer costs one copy less.
+	resp, err := protocol.ParseResponse(unsafe.String(unsafe.SliceData(line), len(line)))
 	if err != nil {
-		return protocol.Response{}, fmt.Sprintf("invalid response line: %v: %s", err, clip(line))
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: %v: %s", err, clip(line))
 	}
 	if resp.ID != req.ID {
-		return protocol.Response{}, fmt.Sprintf("answered id %d to request id %d", resp.ID, req.ID)
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("answered id %d to request id %d", resp.ID, req.ID)
 	}
-	return resp, ""
+	return resp, "", ""
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // CallPipelined sends every request of reqs without waiting for the answers between them,
@@ -222,7 +374,7 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 	}
 	if p.dead {
 		if err := p.restart(ctx); err != nil {
-			return nil, &TransportError{Op: reqs[0].Op, Reason: "restart failed: " + err.Error(), Stderr: p.stderr.String()}
+			return nil, p.restartError(reqs[0].Op, err)
 		}
 	}
 	var buf []byte
@@ -239,26 +391,46 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 	}()
 	out := make([]protocol.Response, 0, len(reqs))
 	for _, req := range reqs {
-		resp, failure := p.answer(ctx, req)
+		resp, kind, failure := p.answer(ctx, req, p.timeout())
 		if failure != "" {
 			p.kill()
 			<-wrote // kill closed stdin, so the writer has returned
-			return out, &TransportError{Op: req.Op, Reason: failure, Stderr: p.stderr.String()}
+			return out, &TransportError{Op: req.Op, Kind: kind, Reason: failure, Stderr: p.stderr.String()}
 		}
 		out = append(out, resp)
 	}
 	if err := <-wrote; err != nil {
 		p.kill()
-		return out, &TransportError{Op: reqs[0].Op, Reason: fmt.Sprintf("stdin closed: %v", err), Stderr: p.stderr.String()}
+		return out, &TransportError{Op: reqs[0].Op, Kind: KindExited, Reason: fmt.Sprintf("stdin closed: %v", err), Stderr: p.stderr.String()}
 	}
 	return out, nil
 }
 
 func (p *Process) exitStatus() string {
-	if p.cmd == nil || p.cmd.ProcessState == nil {
+	if p.cmd == nil {
 		return "process ended"
 	}
-	return p.cmd.ProcessState.String()
+	select {
+	case <-p.exit.done:
+		if p.exit.state == nil {
+			return "process ended"
+		}
+		return p.exit.state.String()
+	default:
+		return "not reaped " + killWait.String() + " after SIGKILL"
+	}
+}
+
+// waitFor waits up to d for the process to exit and reports whether it has.
+func (p *Process) waitFor(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exit.done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // reap waits for a process whose stdout has ended and returns how it exited ("exit status
@@ -268,17 +440,75 @@ func (p *Process) reap() string {
 	if p.cmd == nil || p.waited {
 		return p.exitStatus()
 	}
-	done := make(chan struct{})
-	go func() { _ = p.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
+	p.killedByUs = false
+	if !p.waitFor(time.Second) {
 		killGroup(p.cmd)
-		<-done
+		p.killedByUs = true
+		p.waitFor(killWait)
 	}
-	p.stdout.done()
-	p.waited = true
+	p.finish()
 	return p.exitStatus()
+}
+
+// finish closes our ends of the pipes of a process that has exited (or was given up on),
+// with a bounded wait for its stderr, and names the processes outside its group that still
+// hold them.
+func (p *Process) finish() {
+	if p.waited {
+		return
+	}
+	p.waited = true
+	_ = p.stdoutF.Close()
+	p.stdout.done()
+	t := time.NewTimer(stderrGrace)
+	defer t.Stop()
+	held := false
+	select {
+	case <-p.stderrDone:
+	case <-t.C:
+		held = true
+	}
+	_ = p.stderrR.Close() // ends the copy
+	if held {
+		select {
+		case <-p.stderrDone:
+		case <-time.After(time.Second): // a platform whose Close does not wake a read
+		}
+	}
+	p.noteOrphans(held)
+}
+
+// noteOrphans records the processes outside the adapter's group that hold its pipes: a
+// helper it started with setsid, say. They are named, not killed: the runner kills only the
+// group it created.
+func (p *Process) noteOrphans(stderrHeld bool) {
+	holders := pipeHolders(p.pipes, p.cmd.Process.Pid)
+	if len(holders) == 0 && stderrHeld {
+		holders = []holder{{desc: "a process outside the adapter's process group (its pid could not be found)"}}
+	}
+	for _, h := range holders {
+		if h.pid != 0 {
+			if p.seen[h.pid] {
+				continue
+			}
+			if p.seen == nil {
+				p.seen = map[int]bool{}
+			}
+			p.seen[h.pid] = true
+		} else if slices.Contains(p.orphans, h.desc) {
+			continue
+		}
+		p.orphans = append(p.orphans, h.desc)
+	}
+}
+
+// Orphans names the processes the adapter left running outside its process group that held
+// its stdin, stdout or stderr after it ended ("pid 123 (sleep 600)"): they were not waited
+// for and not killed.
+func (p *Process) Orphans() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.orphans)
 }
 
 // kill ends the process group and marks the process dead.
@@ -287,15 +517,16 @@ func (p *Process) kill() {
 		killGroup(p.cmd) // grandchildren too
 		_ = p.stdin.Close()
 		if !p.waited {
-			_ = p.cmd.Wait()
-			p.stdout.done()
-			p.waited = true
+			p.waitFor(killWait)
+			p.finish()
 		}
 	}
 	p.dead = true
 }
 
-// Close closes the adapter's stdin, waits briefly for it to exit, then kills it.
+// Close closes the adapter's stdin, lets it finish for up to 2 s (discarding what it still
+// writes), then kills its process group. It returns within a few seconds whatever the
+// adapter does: a helper that escaped the group and holds the pipes is named in Orphans.
 func (p *Process) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -303,11 +534,10 @@ func (p *Process) Close() error {
 		return nil
 	}
 	_ = p.stdin.Close()
-	// Let it finish and close stdout (within 2 s), discarding what it still writes.
-	p.stdout.drain(2 * time.Second)
+	p.stdout.drain(closeGrace)
 	killGroup(p.cmd)
-	_ = p.cmd.Wait()
-	p.stdout.done()
+	p.waitFor(killWait)
+	p.finish()
 	p.dead = true
 	return nil
 }

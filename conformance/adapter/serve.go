@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -23,11 +26,19 @@ type ServeOptions struct {
 	// as a world too large for the memory this adapter may use, is refused with a clear
 	// ADAPTER_PROTOCOL error before it is buffered or parsed.
 	MaxRequest int
+
+	// maxResponse bounds a response line (0 means MaxLine): an answer that would be longer
+	// is replaced by an ADAPTER_UNSUPPORTED error naming its size. Tests lower it.
+	maxResponse int
 }
 
+// errNotUTF8 is a request line that is not UTF-8.
+var errNotUTF8 = errors.New("request line is not UTF-8")
+
 // Serve answers requests read from r, one per line, with h, writing one response line each to
-// w, until r ends (nil) or fails. A line that is not a request gets an ADAPTER_PROTOCOL
-// response with a null id. Each response reports elapsedNs: the time h took, after the
+// w, until r ends (nil) or fails. A line that is not a request (nor UTF-8) gets an
+// ADAPTER_PROTOCOL response with a null id. An answer longer than the protocol's MaxLine is
+// never written: an ADAPTER_UNSUPPORTED error naming its size goes instead. Each response reports elapsedNs: the time h took, after the
 // request was decoded and before the response is encoded, so a client can tell the
 // implementation's time from the protocol's.
 //
@@ -45,6 +56,10 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 	if maxLine <= 0 {
 		maxLine = MaxLine
 	}
+	maxResponse := opts.maxResponse
+	if maxResponse <= 0 {
+		maxResponse = MaxLine
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	for {
@@ -60,7 +75,13 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 		}
 		if len(line) > 0 {
 			var out []byte
-			req, perr := protocol.ParseRequest(string(line))
+			var req protocol.Request
+			perr := errNotUTF8
+			if utf8.Valid(line) { // the protocol is UTF-8: raw surrogate bytes are a violation
+				// readLine's line is a fresh allocation nothing writes into again: the request
+				// is parsed in place, without a copy the size of a world.
+				req, perr = protocol.ParseRequest(unsafe.String(unsafe.SliceData(line), len(line)))
+			}
 			if perr != nil {
 				out = []byte(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"bad request line"}}`)
 			} else {
@@ -68,8 +89,17 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 				resp := h.Handle(ctx, req)
 				resp.Elapsed = max(time.Since(start), 1) // 0 would read as "not reported"
 				var merr error
-				if out, merr = jsjson.Marshal(resp.ValueWithElapsed()); merr != nil {
+				v := resp.ValueWithElapsed()
+				if n := valueSize(v, maxResponse); n > maxResponse {
+					// Refused before it is encoded: no buffer the size of an answer the
+					// protocol cannot carry.
+					v = tooLong(req.ID, n, maxResponse)
+				}
+				if out, merr = jsjson.Marshal(v); merr != nil {
 					out, _ = protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeProtocol, Message: merr.Error()}}.Line()
+				}
+				if len(out) > maxResponse { // valueSize is exact; this only keeps the promise
+					out, _ = jsjson.Marshal(tooLong(req.ID, len(out), maxResponse))
 				}
 			}
 			bw.Write(out)
@@ -87,6 +117,54 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 			return err
 		}
 	}
+}
+
+// tooLong is the answer to a request whose response would be n bytes, over max: the
+// protocol cannot carry it (a client refuses such a line), so the check cannot be made over
+// it, which is what ADAPTER_UNSUPPORTED says.
+func tooLong(id int64, n, max int) *jsjson.Object {
+	return protocol.Response{ID: id, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf(
+		"the answer would be at least %d bytes, over the protocol's limit of %d bytes on a line", n, max)}}.Value()
+}
+
+// valueSize returns the length of JSON.stringify(v), or a number over limit as soon as it
+// is known to exceed it, without encoding v.
+func valueSize(v any, limit int) int {
+	var scratch [32]byte
+	switch x := v.(type) {
+	case nil:
+		return 4
+	case bool:
+		if x {
+			return 4
+		}
+		return 5
+	case float64:
+		return len(jsjson.AppendNumber(scratch[:0], x))
+	case int:
+		return len(jsjson.AppendNumber(scratch[:0], float64(x)))
+	case string:
+		return jsjson.StringSize(x, false)
+	case []any:
+		n := 2 + max(len(x)-1, 0)
+		for _, e := range x {
+			if n += valueSize(e, limit-n); n > limit {
+				return n
+			}
+		}
+		return n
+	case *jsjson.Object:
+		keys := x.Keys()
+		n := 2 + max(len(keys)-1, 0)
+		for _, k := range keys {
+			e, _ := x.Get(k)
+			if n += jsjson.StringSize(k, false) + 1 + valueSize(e, limit-n); n > limit {
+				return n
+			}
+		}
+		return n
+	}
+	return 0 // not a value: Marshal reports it
 }
 
 // lineBuffered reports whether a complete line is already buffered in br.

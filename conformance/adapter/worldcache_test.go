@@ -21,6 +21,9 @@ const serveEnv = "SESSIONREF_ADAPTER_TEST_SERVE"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(serveEnv); mode != "" {
+		if mode == "deaf" { // never reads its stdin
+			time.Sleep(time.Hour)
+		}
 		var h adapter.Handler = &adapter.Reference{}
 		if mode != "1" {
 			h = faulty{h, mode}

@@ -519,6 +519,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			if rc.Status == result.Fail && len(fc.Traps) > 0 {
 				rc.Diagnosis = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
 			}
+			rc = rc.Clipped() // bounded, whatever the adapter answered
 			if opts.Progress != nil {
 				opts.Progress(rc)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
@@ -80,6 +81,9 @@ func (e *env) reference(op string, args *jsjson.Object) protocol.Response {
 
 // fail records the evidence and fails the iteration.
 func (e *env) fail(t *rapid.T, f failure) {
+	// Clipped before it is kept or logged: an answer may be megabytes (result.Clip).
+	f.input, f.want, f.got = result.Clip(f.input, result.MaxField), result.Clip(f.want, result.MaxField), result.Clip(f.got, result.MaxField)
+	f.diff, f.message = result.Clip(f.diff, result.MaxDiff), result.Clip(f.message, result.MaxMessage)
 	e.rec.last = &f
 	t.Fatalf("%s\ninput: %s\nwant: %s\ngot:  %s\n%s", f.message, f.input, f.want, f.got, f.diff)
 }

@@ -220,7 +220,7 @@ func (e *env) run(p Property) result.Case {
 	if p.Feature != "" && !e.c.Supports(p.Feature) {
 		cs.Status = result.NotCovered
 		cs.Message = fmt.Sprintf("adapter does not declare the %q feature", p.Feature)
-		return cs
+		return cs.Clipped()
 	}
 	rec := &recorder{}
 	e.rec = rec

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
@@ -210,19 +211,20 @@ func htmlEscape(s string) string {
 
 // WriteFile writes what write produces to path atomically: into a temporary file in the same
 // directory, renamed over path only once complete, so a crashed or killed run never leaves a
-// truncated report that CI would read as valid.
+// truncated report that CI would read as valid. What write produces streams to the file
+// through a buffer: a large report is never held in memory whole.
 func WriteFile(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return fmt.Errorf("report %s: %w", path, err)
-	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("report %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(buf.Bytes())
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -41,7 +41,17 @@ type Report struct {
 	// claim the whole contract.
 	RequireAll bool `json:"requireAll,omitempty"`
 	// Restarts counts how often a crashed or hung adapter process was started again.
-	Restarts int      `json:"restarts"`
+	Restarts int `json:"restarts"`
+	// The run's bounds on time (Runner.Timeout, MaxTimeouts, Deadline), and Timeouts, how
+	// many calls timed out.
+	Timeout     time.Duration `json:"timeoutNs,omitempty"`
+	MaxTimeouts int           `json:"maxTimeouts,omitempty"`
+	Deadline    time.Duration `json:"deadlineNs,omitempty"`
+	Timeouts    int           `json:"timeouts"`
+	// Orphans names the processes the adapter left running outside its process group,
+	// holding its pipes, which the runner neither waited for nor killed ("pid 123 (sleep
+	// 600)").
+	Orphans  []string `json:"orphans,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Parts    []Part   `json:"parts"`
 	// Requirements groups the results by spec requirement, in spec order: the coverage

@@ -51,6 +51,9 @@ func (r *Report) Header() []string {
 	if r.Shard != "" {
 		lines = append(lines, "shard: "+r.Shard)
 	}
+	if r.Timeout > 0 {
+		lines = append(lines, fmt.Sprintf("limits: %v per call, %d timeouts (%d used), %v for the run", r.Timeout, r.MaxTimeouts, r.Timeouts, r.Deadline))
+	}
 	return lines
 }
 

@@ -2,7 +2,11 @@
 // (features, fixtures, properties) and by the reports.
 package result
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Status is a check's verdict.
 type Status string
@@ -40,4 +44,47 @@ type Case struct {
 	Diff      string        `json:"diff,omitempty"` // go-cmp diff (-want +got), for Go tests; reports use report.Diff
 	Seed      uint64        `json:"seed,omitempty"` // rapid seed, for properties
 	Duration  time.Duration `json:"durationNs"`
+}
+
+// The bounds on what a Case keeps of an adapter's answer, in bytes: a response line may be
+// 64 MiB, and a run keeps every case, so each field is clipped when the case is made. A
+// run's memory is then bounded by the number of checks, whatever the adapter answers.
+const (
+	MaxField   = 4 << 10 // Input, Want, Got
+	MaxDiff    = 8 << 10
+	MaxMessage = 1 << 10
+)
+
+// Clipped returns c with Input, Want, Got, Diff and Message clipped to their bounds (see
+// Clip); the strings it keeps are copies, so the originals can be freed.
+func (c Case) Clipped() Case {
+	c.Input, c.Want, c.Got = Clip(c.Input, MaxField), Clip(c.Want, MaxField), Clip(c.Got, MaxField)
+	c.Diff, c.Message = Clip(c.Diff, MaxDiff), Clip(c.Message, MaxMessage)
+	return c
+}
+
+// Clip returns s when it is at most n bytes long, else a copy of its first n bytes at most
+// (cut at a character boundary) followed by how much was dropped: "… 19.9 MB dropped".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for i := 0; i < 3 && cut > 0 && s[cut]&0xC0 == 0x80; i++ {
+		cut-- // back to the first byte of a UTF-8 (or WTF-8) sequence
+	}
+	return strings.Clone(s[:cut]) + "… " + Size(len(s)-cut) + " dropped"
+}
+
+// Size formats a byte count for people, in decimal units: "512 B", "3.4 kB", "19.9 MB".
+func Size(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n) + " B"
+	case n < 1000*1000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " kB"
+	case n < 1000*1000*1000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+	}
+	return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + " GB"
 }

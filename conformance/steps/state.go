@@ -164,7 +164,7 @@ func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error)
 		return protocol.Response{}, godog.ErrSkip
 	}
 	req := protocol.Request{Op: op, Args: args}
-	st.lastInput = string(req.Line())
+	st.lastInput = result.Clip(string(req.Line()), result.MaxField)
 	resp, err := st.c.Do(st.ctx, op, args)
 	if err != nil {
 		st.transport = err
@@ -174,7 +174,7 @@ func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error)
 	req.ID = resp.ID
 	st.lastInput = string(req.Line())
 	if line, err := resp.Line(); err == nil {
-		st.lastGot = string(line)
+		st.lastGot = result.Clip(string(line), result.MaxField)
 	}
 	if adapter.Unsupported(resp) {
 		st.notCovered = "the adapter does not support op " + op

@@ -15,21 +15,49 @@ type Value = any
 // twice keeps its first place and its last value.
 type Object struct {
 	keys []string
-	m    map[string]any
+	vals []any          // vals[i] is the value of keys[i]
+	idx  map[string]int // key → index, only past smallObject keys: a map per small object
+	// would be most of the memory of a parsed world (a million sessions, two objects each)
 }
 
+// smallObject is the number of keys an Object finds by scanning its key list.
+const smallObject = 8
+
 // NewObject returns an empty Object.
-func NewObject() *Object { return &Object{m: map[string]any{}} }
+func NewObject() *Object { return &Object{} }
+
+func (o *Object) find(key string) int {
+	if o.idx != nil {
+		if i, ok := o.idx[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range o.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
 
 // Set writes key, as an assignment to a JavaScript object property does.
 func (o *Object) Set(key string, v any) *Object {
-	if o.m == nil {
-		o.m = map[string]any{}
+	if i := o.find(key); i >= 0 {
+		o.vals[i] = v
+		return o
 	}
-	if _, ok := o.m[key]; !ok {
-		o.keys = append(o.keys, key)
+	o.keys = append(o.keys, key)
+	o.vals = append(o.vals, v)
+	switch {
+	case o.idx != nil:
+		o.idx[key] = len(o.keys) - 1
+	case len(o.keys) > smallObject:
+		o.idx = make(map[string]int, len(o.keys))
+		for i, k := range o.keys {
+			o.idx[k] = i
+		}
 	}
-	o.m[key] = v
 	return o
 }
 
@@ -38,8 +66,10 @@ func (o *Object) Get(key string) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	v, ok := o.m[key]
-	return v, ok
+	if i := o.find(key); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // Has reports whether the object has key.
@@ -57,6 +87,9 @@ func (o *Object) Len() int {
 func (o *Object) Keys() []string {
 	if o == nil {
 		return nil
+	}
+	if !o.hasIndexKey() {
+		return append([]string(nil), o.keys...)
 	}
 	var idx, rest []string
 	for _, k := range o.keys {
@@ -77,11 +110,28 @@ func (o *Object) Keys() []string {
 	return append(idx, rest...)
 }
 
+// hasIndexKey reports whether a key is an array index, without allocating.
+func (o *Object) hasIndexKey() bool {
+	for _, k := range o.keys {
+		if k != "" && k[0] >= '0' && k[0] <= '9' {
+			if _, ok := arrayIndex(k); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // arrayIndex reports whether k is the canonical decimal form of an integer in [0, 2^32-2]:
 // the keys that JavaScript orders first.
 func arrayIndex(k string) (uint64, bool) {
 	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
 		return 0, false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false // before ParseUint, whose error allocates
+		}
 	}
 	n, err := strconv.ParseUint(k, 10, 64)
 	if err != nil || n > 1<<32-2 {
@@ -123,14 +173,19 @@ func Append(dst []byte, v any) ([]byte, error) {
 		return append(dst, ']'), nil
 	case *Object:
 		dst = append(dst, '{')
-		for i, k := range x.Keys() {
+		keys := x.keys // no copy: nothing writes into them here
+		if x.hasIndexKey() {
+			keys = x.Keys()
+		}
+		for i, k := range keys {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = AppendString(dst, k)
 			dst = append(dst, ':')
+			v, _ := x.Get(k)
 			var err error
-			if dst, err = Append(dst, x.m[k]); err != nil {
+			if dst, err = Append(dst, v); err != nil {
 				return dst, err
 			}
 		}
@@ -152,9 +207,15 @@ func Clone(v any) any {
 		}
 		return c
 	case *Object:
-		c := &Object{keys: append([]string(nil), x.keys...), m: make(map[string]any, len(x.m))}
-		for k, e := range x.m {
-			c.m[k] = Clone(e)
+		c := &Object{keys: append([]string(nil), x.keys...), vals: make([]any, len(x.vals))}
+		for i, e := range x.vals {
+			c.vals[i] = Clone(e)
+		}
+		if x.idx != nil {
+			c.idx = make(map[string]int, len(x.idx))
+			for k, i := range x.idx {
+				c.idx[k] = i
+			}
 		}
 		return c
 	}
@@ -206,9 +267,15 @@ func Plain(v any) any {
 		}
 		return c
 	case *Object:
-		c := &Object{keys: append([]string(nil), x.keys...), m: make(map[string]any, len(x.m))}
-		for k, e := range x.m {
-			c.m[k] = Plain(e)
+		c := &Object{keys: append([]string(nil), x.keys...), vals: make([]any, len(x.vals))}
+		for i, e := range x.vals {
+			c.vals[i] = Plain(e)
+		}
+		if x.idx != nil {
+			c.idx = make(map[string]int, len(x.idx))
+			for k, i := range x.idx {
+				c.idx[k] = i
+			}
 		}
 		return c
 	}
@@ -229,7 +296,7 @@ func hasNumber(v any) bool {
 		if x == nil {
 			return false
 		}
-		for _, e := range x.m {
+		for _, e := range x.vals {
 			if hasNumber(e) {
 				return true
 			}

@@ -11,6 +11,9 @@
 //	two-lines        answer the op twice
 //	invalid-json     answer the op with a line that is not JSON
 //	invalid-utf8     answer the op with a string holding a byte that is not UTF-8
+//	raw-surrogate    answer the op with a string holding a lone surrogate as raw bytes (ED A0 80)
+//	big-result       answer the op with a (wrong) string result of -size bytes
+//	hang-every       answer, but hang on every -every'th call of the op since the (re)start
 //	huge-line        answer the op with a 100 MB line
 //	stdout-first     write a banner line to stdout before anything else
 //	ignore-eof       keep running after stdin closes
@@ -20,6 +23,9 @@
 //
 // With -child it first starts a grandchild that sleeps, in its process group, and with
 // -pidfile it appends its pid and the grandchild's, so tests can check none is left behind.
+// With -escape FILE it starts a helper that sleeps in a session of its own (setsid), holding
+// stdout and stderr, and appends its pid to FILE: the runner cannot kill it, only name it.
+// With -ready FILE it creates FILE when a fault first applies (a hang has begun).
 package main
 
 import (
@@ -41,6 +47,10 @@ func main() {
 	op := flag.String("op", "", "op the fault applies to (default every op but hello)")
 	pidfile := flag.String("pidfile", "", "append pids here")
 	child := flag.Bool("child", false, "start a sleeping grandchild")
+	escape := flag.String("escape", "", "start a helper outside the process group, its pid appended here")
+	ready := flag.String("ready", "", "create this file when a fault first applies")
+	size := flag.Int("size", 20_000_000, "bytes of a big-result answer")
+	every := flag.Int("every", 2, "hang-every: hang on every Nth call")
 	flag.Parse()
 
 	if *mode == "sleep" {
@@ -54,14 +64,13 @@ func main() {
 			pids = append(pids, c.Process.Pid)
 		}
 	}
-	if *pidfile != "" {
-		f, err := os.OpenFile(*pidfile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err == nil {
-			for _, p := range pids {
-				fmt.Fprintln(f, p)
-			}
-			f.Close()
+	if *escape != "" {
+		if pid, err := startEscaped(os.Args[0]); err == nil {
+			appendPids(*escape, []int{pid})
 		}
+	}
+	if *pidfile != "" {
+		appendPids(*pidfile, pids)
 	}
 	switch *mode {
 	case "exit-early":
@@ -71,6 +80,14 @@ func main() {
 		fmt.Println("fakeadapter starting up")
 	}
 
+	signalReady := func() {
+		if *ready != "" {
+			if f, err := os.OpenFile(*ready, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+			}
+		}
+	}
+	calls := 0
 	ref := &adapter.Reference{}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -99,12 +116,25 @@ func main() {
 			continue
 		}
 		if hit {
+			calls++
 			switch *mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
 				os.Exit(2)
 			case "hang":
+				signalReady()
 				time.Sleep(time.Hour)
+			case "hang-every":
+				if calls%*every == 0 {
+					signalReady()
+					time.Sleep(time.Hour)
+				}
+			case "raw-surrogate":
+				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xed\xa0\x80b\"}", req.ID))
+				continue
+			case "big-result":
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s"}`, req.ID, strings.Repeat("A", *size)))
+				continue
 			case "wrong-id":
 				resp.ID += 1000
 			case "invalid-json":
@@ -140,5 +170,15 @@ func main() {
 		if hit && *mode == "two-lines" {
 			emit(string(b))
 		}
+	}
+}
+
+func appendPids(file string, pids []int) {
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		for _, p := range pids {
+			fmt.Fprintln(f, p)
+		}
+		f.Close()
 	}
 }

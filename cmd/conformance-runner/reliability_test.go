@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// killPids kills the processes whose pids a fake adapter appended to file.
+func killPids(file string) {
+	b, _ := os.ReadFile(file)
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// runAsync runs the command in a goroutine; the returned function waits for its exit code,
+// failing the test if it does not come within d.
+func runAsync(t *testing.T, args []string) (wait func(d time.Duration) (int, string, string)) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(args, strings.NewReader(""), &stdout, &stderr) }()
+	return func(d time.Duration) (int, string, string) {
+		select {
+		case code := <-done:
+			return code, stdout.String(), stderr.String()
+		case <-time.After(d):
+			t.Fatalf("%q did not end within %v", args, d)
+			return 0, "", ""
+		}
+	}
+}
+
+// waitFile waits for path to exist: the fake adapter creates it when its fault begins.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+	}
+}
+
+// TestSignalsEndTheRun: SIGINT or SIGTERM during a call to a hung adapter (an hour's
+// timeout) ends the run at once, with the reports written and the checks left reported as
+// errors, not run; exit 3.
+func TestSignalsEndTheRun(t *testing.T) {
+	fake := filepath.Join(buildFake(t), "fakeadapter")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			ready, js, xml := filepath.Join(dir, "ready"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
+			wait := runAsync(t, []string{"--adapter", fake + " -mode hang -op candidates -ready " + ready, "--timeout", "1h",
+				"--checks", "2", "--json", js, "--junit", xml, "--progress", "never"})
+			waitFile(t, ready) // the run is under way, its signal handler installed
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, _ := wait(time.Minute)
+			if code != 3 || !strings.Contains(lastLine(stdout), "the run was cancelled") {
+				t.Errorf("exit %d, verdict %q", code, lastLine(stdout))
+			}
+			var rep struct {
+				Unusable string
+				Cases    []struct{ Status, Message string }
+			}
+			b, err := os.ReadFile(js)
+			if err != nil || json.Unmarshal(b, &rep) != nil {
+				t.Fatalf("JSON report: %v", err)
+			}
+			notRun := 0
+			for _, c := range rep.Cases {
+				if strings.Contains(c.Message, "not run: adapter unusable: the run was cancelled") {
+					notRun++
+				}
+			}
+			if notRun == 0 {
+				t.Errorf("no check reported as not run, unusable %q", rep.Unusable)
+			}
+			if _, err := os.Stat(xml); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestDiffEscapedHelper: diff with an adapter whose helper escaped its process group,
+// holding its stdout and stderr, prints its result and exits, naming the helper.
+func TestDiffEscapedHelper(t *testing.T) {
+	fake := filepath.Join(buildFake(t), "fakeadapter")
+	escaped := filepath.Join(t.TempDir(), "escaped")
+	t.Cleanup(func() { killPids(escaped) })
+	wait := runAsync(t, []string{"diff", "--adapter", fake + " -escape " + escaped, "--ops", "uri.encode", "--checks", "20", "--out", t.TempDir()})
+	code, stdout, stderr := wait(time.Minute)
+	if code != 0 || !strings.Contains(lastLine(stdout), "no difference (exit 0)") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+	if !strings.Contains(stderr, "outside its process group") {
+		t.Errorf("the escaped helper is not named: %s", stderr)
+	}
+}

@@ -1,0 +1,44 @@
+package result_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+)
+
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{strings.Repeat("a", 20_000_000), 4, "aaaa… 20.0 MB dropped"},
+		{strings.Repeat("b", 1500), 500, strings.Repeat("b", 500) + "… 1.0 kB dropped"},
+		{"ab" + "é" + "cd", 3, "ab… 4 B dropped"},         // not inside the two bytes of é
+		{"a\xed\xa0\x80bcd", 2, "a… 6 B dropped"},         // nor inside a WTF-8 surrogate
+		{strings.Repeat("€", 100), 4, "€… 297 B dropped"}, // 3-byte characters
+		{strings.Repeat("x", 2_500_000_000/1000), 0, "… 2.5 MB dropped"},
+	} {
+		got := result.Clip(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("Clip(%.20q…, %d) = %.60q, want %.60q", tt.in, tt.n, got, tt.want)
+		}
+		if utf8.ValidString(tt.in) && !utf8.ValidString(got) {
+			t.Errorf("Clip(%.20q, %d) cut a character: %q", tt.in, tt.n, got)
+		}
+	}
+}
+
+func TestClippedBoundsEveryField(t *testing.T) {
+	big := strings.Repeat("z", 1<<20)
+	c := result.Case{Input: big, Want: big, Got: big, Diff: big, Message: big}.Clipped()
+	for name, v := range map[string]string{"input": c.Input, "want": c.Want, "got": c.Got, "diff": c.Diff, "message": c.Message} {
+		if len(v) > result.MaxDiff+32 || !strings.HasSuffix(v, " dropped") {
+			t.Errorf("%s: %d bytes, ends %q", name, len(v), v[len(v)-20:])
+		}
+	}
+}
