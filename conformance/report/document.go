@@ -28,22 +28,29 @@ const SchemaID = "https://sessionref-kit.dev/schema/report/1/report.schema.json"
 // and answer nested as a JSON value rather than a string, each check's definition (file, line,
 // steps) and, for a failure, a language-neutral Difference.
 type Document struct {
-	Schema       string         `json:"$schema"`
-	Version      int            `json:"version"`
-	Kit          string         `json:"kit"`
-	Spec         string         `json:"spec"`
-	Adapter      string         `json:"adapter"`
-	Hello        *adapter.Hello `json:"hello,omitempty"`
-	FixtureHash  string         `json:"fixtureHash,omitempty"`
-	Seed         uint64         `json:"seed"`
-	Checks       int            `json:"checks"`
-	Tags         string         `json:"tags,omitempty"`
-	Match        string         `json:"run,omitempty"`
-	Skip         string         `json:"skip,omitempty"`
-	Shard        string         `json:"shard,omitempty"`
-	Unusable     string         `json:"unusable,omitempty"`
-	RequireAll   bool           `json:"requireAll,omitempty"`
-	Restarts     int            `json:"restarts"`
+	Schema      string         `json:"$schema"`
+	Version     int            `json:"version"`
+	Kit         string         `json:"kit"`
+	Spec        string         `json:"spec"`
+	Adapter     string         `json:"adapter"`
+	Hello       *adapter.Hello `json:"hello,omitempty"`
+	FixtureHash string         `json:"fixtureHash,omitempty"`
+	Seed        uint64         `json:"seed"`
+	Checks      int            `json:"checks"`
+	Tags        string         `json:"tags,omitempty"`
+	Match       string         `json:"run,omitempty"`
+	Skip        string         `json:"skip,omitempty"`
+	Shard       string         `json:"shard,omitempty"`
+	Unusable    string         `json:"unusable,omitempty"`
+	RequireAll  bool           `json:"requireAll,omitempty"`
+	Restarts    int            `json:"restarts"`
+	// The run's bounds on time and what it used of them (Report.Timeout …), and the
+	// processes the adapter left running (Report.Orphans).
+	TimeoutNs    int64          `json:"timeoutNs,omitempty"`
+	MaxTimeouts  int            `json:"maxTimeouts,omitempty"`
+	DeadlineNs   int64          `json:"deadlineNs,omitempty"`
+	Timeouts     int            `json:"timeouts"`
+	Orphans      []string       `json:"orphans,omitempty"`
 	Warnings     []string       `json:"warnings,omitempty"`
 	Started      time.Time      `json:"started"`
 	ElapsedNs    int64          `json:"elapsedNs"`
@@ -110,6 +117,7 @@ func (r *Report) DocumentWith(src *Sources) *Document {
 		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Hello: r.Hello, FixtureHash: r.FixtureHash,
 		Seed: r.Seed, Checks: r.Checks, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard,
 		Unusable: r.Unusable, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
+		TimeoutNs: int64(r.Timeout), MaxTimeouts: r.MaxTimeouts, DeadlineNs: int64(r.Deadline), Timeouts: r.Timeouts, Orphans: r.Orphans,
 		Started: r.Started, ElapsedNs: int64(r.Elapsed), Verdict: r.Verdict, Totals: r.Totals,
 		Areas: r.Areas(), Requirements: r.Requirements,
 		Parts: []DocPart{}, Cases: make([]DocCase, 0, len(r.Cases)),
