@@ -31,6 +31,7 @@ type World struct {
 	others     int
 	holdID     *string
 	held       bool
+	immediate  bool // CancelInFirstCall: the held call cancels at once
 	completed  chan struct{}
 }
 
@@ -268,6 +269,16 @@ func (w *World) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 	w.mu.Unlock()
 }
 
+// CancelInFirstCall makes the World's first query call invoke cancel as it is made, before it
+// returns, and then stay pending until its context ends (protocol cancel "at-call"). With
+// readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
+func (w *World) CancelInFirstCall(cancel func(), readID ...string) {
+	w.CancelOnFirstCall(cancel, 0, readID...)
+	w.mu.Lock()
+	w.immediate = true
+	w.mu.Unlock()
+}
+
 // abortGrace is how long the held call waits, after the others completed, before it aborts.
 const abortGrace = 20 * time.Millisecond
 
@@ -283,8 +294,13 @@ func (w *World) begin(ctx context.Context, readID *string) (end func(), err erro
 		w.calls++
 		hold = w.calls == 1 && w.onFirst != nil
 	}
-	cancel, others, completed := w.onFirst, w.others, w.completed
+	cancel, others, completed, immediate := w.onFirst, w.others, w.completed, w.immediate
 	w.mu.Unlock()
+	if hold && immediate {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	if !hold {
 		return func() {
 			if completed != nil {

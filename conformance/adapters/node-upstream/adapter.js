@@ -71,6 +71,9 @@ async function loadProfile(profile) {
 	let mainPath, pkgJsonPath, cordisPath, llmPath;
 	try {
 		mainPath = require.resolve("@deepseek-ai/dsh-session-reference");
+		// A copy of the package's lib/index.js to load instead (stryker/prepare.mjs: the
+		// mutated copy Stryker instruments); its imports resolve from where it lies.
+		if (process.env.SESSIONREF_UPSTREAM_MAIN) mainPath = process.env.SESSIONREF_UPSTREAM_MAIN;
 		pkgJsonPath = require.resolve("@deepseek-ai/dsh-session-reference/package.json");
 		cordisPath = require.resolve("@deepseek-ai/cordis");
 		if (host) llmPath = require.resolve("@deepseek-ai/dsh-llm");
@@ -121,8 +124,9 @@ function buildAgent(agent) {
 }
 
 /**
- * Cancellation set-up. Returns { signal, controller, hang } where `hang` names the fake
- * method whose FIRST call never settles and aborts the controller right after it started.
+ * Cancellation set-up. Returns { signal, controller, hang, immediate } where `hang` names the
+ * fake method whose FIRST call never settles and aborts the controller: right after it
+ * started ("during-read", by a timer), or inside the call itself ("at-call", immediate).
  */
 function buildCancel(args, firstQueryMethod) {
 	if (!has(args, "cancel")) return { signal: undefined, controller: undefined, hang: null };
@@ -133,6 +137,9 @@ function buildCancel(args, firstQueryMethod) {
 		return { signal: controller.signal, controller, hang: null };
 	}
 	if (mode === "during-read") return { signal: controller.signal, controller, hang: firstQueryMethod };
+	if (mode === "at-call") return { signal: controller.signal, controller, hang: firstQueryMethod, immediate: true };
+	// never: a live signal nothing aborts, so the work completes under it.
+	if (mode === "never") return { signal: controller.signal, controller, hang: null };
 	throw new AdapterError("ADAPTER_UNSUPPORTED", `unsupported cancel mode ${JSON.stringify(mode)}`);
 }
 
@@ -147,7 +154,8 @@ function buildSessionQuery(world, cancel) {
 	const hangHere = (method) => {
 		if (hang !== method) return false;
 		hang = null;
-		setTimeout(() => cancel.controller.abort(), 0);
+		if (cancel.immediate) cancel.controller.abort();
+		else setTimeout(() => cancel.controller.abort(), 0);
 		return true;
 	};
 	const fake = {
