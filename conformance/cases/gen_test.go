@@ -33,7 +33,8 @@ func c(name string, reqs string, args *jsjson.Object) gcase {
 func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
 
 func generated() []gfile {
-	return []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
+	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
+	return append(files, strykerFiles()...)
 }
 
 func enc(id string) string { return uri.Encode(id) }
