@@ -331,7 +331,7 @@ func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg fu
 	}
 	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
 	if err != nil {
-		return nil, err
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, c := range cands {

@@ -259,7 +259,7 @@ func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, erro
 	}
 	cands, err := svc.ListCandidates(cctx, agent, query, limit)
 	if err != nil {
-		return nil, err
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, c := range cands {

@@ -19,6 +19,7 @@ type gcase struct {
 	reqs     []string
 	args     *jsjson.Object
 	profiles []string
+	lists    bool // record a failed candidates' lists in want (see withLists)
 }
 
 type gfile struct {
@@ -31,6 +32,9 @@ func c(name string, reqs string, args *jsjson.Object) gcase {
 }
 
 func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
+
+// withLists makes the case check how many times a failed candidates listed sessions.
+func (g gcase) withLists() gcase { g.lists = true; return g }
 
 func generated() []gfile {
 	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}

@@ -26,6 +26,7 @@ type World struct {
 	mu         sync.Mutex
 	reads      []string
 	titleReads []string
+	lists      int
 	calls      int
 	onFirst    func()
 	others     int
@@ -348,6 +349,13 @@ func (w *World) WaitReads(n int, timeout time.Duration) []string {
 	}
 }
 
+// Lists returns how many times ListSessions was called.
+func (w *World) Lists() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lists
+}
+
 // TitleReads returns the ids passed to ReadTitleSnapshots, over all calls, in call order.
 func (w *World) TitleReads() []string {
 	w.mu.Lock()
@@ -366,6 +374,9 @@ func (w *World) find(id string) *WorldSession {
 
 // ListSessions lists every session in document order, or fails with listError.
 func (w *World) ListSessions(ctx context.Context) ([]Record, error) {
+	w.mu.Lock()
+	w.lists++
+	w.mu.Unlock()
 	end, err := w.begin(ctx, nil)
 	if err != nil {
 		return nil, err

@@ -150,6 +150,7 @@ function buildSessionQuery(world, cancel) {
 	const find = (id) => sessions.find((session) => session.header.id === id);
 	const titleReads = [];
 	const reads = [];
+	const lists = { count: 0 };
 	let hang = cancel.hang;
 	const hangHere = (method) => {
 		if (hang !== method) return false;
@@ -160,6 +161,7 @@ function buildSessionQuery(world, cancel) {
 	};
 	const fake = {
 		listSessions(signal) {
+			lists.count++;
 			if (hangHere("listSessions")) return new Promise(() => {});
 			return (async () => {
 				if (has(world, "listError")) throw new Error(world.listError);
@@ -202,7 +204,7 @@ function buildSessionQuery(world, cancel) {
 			})();
 		},
 	};
-	return { fake, titleReads, reads };
+	return { fake, titleReads, reads, lists };
 }
 
 /**
@@ -270,9 +272,15 @@ function makeHandlers(impl) {
 		async candidates(args) {
 			const agent = buildAgent(requireArg(args, "agent"));
 			const cancel = buildCancel(args, "listSessions");
-			const { fake, titleReads } = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
+			const { fake, titleReads, lists } = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
 			const service = createService(impl, args, fake);
-			const candidates = await service.listCandidates(agent, opt(args, "query"), opt(args, "limit"), cancel.signal);
+			let candidates;
+			try {
+				candidates = await service.listCandidates(agent, opt(args, "query"), opt(args, "limit"), cancel.signal);
+			} catch (error) {
+				// A failed listing says how many times it listed sessions (0 when aborted first).
+				throw Object.assign(wrapForReads(error), { lists: lists.count });
+			}
 			return { candidates, titleReads };
 		},
 		async prepare(args) {
@@ -359,7 +367,7 @@ function wrapForReads(error) {
 function errorBody(error) {
 	let extra = {};
 	if (error !== null && typeof error === "object" && error.__adapterError === true) {
-		extra = { reads: error.reads };
+		extra = error.lists === undefined ? { reads: error.reads } : { lists: error.lists };
 		error = error.original;
 	}
 	// Only the contract's own errors carry a code on the wire; a TypeError or a Node.js error
