@@ -61,7 +61,13 @@ func candidatesStryker() gfile {
 		c("live-signal-query", "SR-CANCEL-8 SR-CAND-8", o("world", w, "agent", me, "query", "a", "cancel", "never")),
 		// The listing call itself aborts the signal: the service sees it already aborted when
 		// it waits (settleWithCancellation's immediate check).
-		c("aborted-by-the-listing-call", "SR-CANCEL-6", o("world", w, "agent", me, "cancel", "at-call")),
+		c("aborted-by-the-listing-call", "SR-CANCEL-6", o("world", w, "agent", me, "cancel", "at-call")).withLists(),
+		// An aborted listing must not start: the failed candidates reports that it listed
+		// nothing (the abort check before listSessions; the listing's own abort check would
+		// still answer SESSION_REFERENCE_CANCELLED).
+		c("aborted-before-listing-lists-nothing", "SR-CANCEL-5", o("world", w, "agent", me, "cancel", "before")).withLists(),
+		c("aborted-before-failing-listing-lists-nothing", "SR-CANCEL-5 SR-ERR-4", o("world", o("sessions", a(), "listError", "index broken"), "agent", me, "cancel", "before")).withLists(),
+		c("listing-failure-listed-once", "SR-CAND-10 SR-QUERY-1", o("world", o("sessions", a(), "listError", "index broken"), "agent", me)).withLists(),
 	}}
 }
 
@@ -114,5 +120,26 @@ func retentionStryker() gfile {
 		cs = append(cs, one(fmt.Sprintf("escapes-at-the-cut-budget-plus-%03d", extra), "SR-RET-4 SR-RET-6 SR-PROMPT-2", oneFixed+extra, userMsg(escapes)))
 	}
 	cs = append(cs, one("escapes-at-the-cut", "SR-RET-4 SR-RET-6 SR-PROMPT-2", oneFixed+50, userMsg(strings.Repeat("<", 40))))
+	// The head cut's UTF-8 classes (trimTrailingPartialUtf8): a text whose first character is
+	// multi-byte (the cut walks back to index 0), and 2-, 3- (lead E0 and above) and 4-byte
+	// characters complete or cut at the head's end. Budgets found by searching, for each
+	// lead-byte comparison of the retainer changed by one, the inputs where the seed's answer
+	// changes; a window around each keeps them meaningful if the fixed size moves.
+	cuts := []struct {
+		name, text string
+		budget     int
+	}{
+		{"first-character-multibyte", "😀" + strings.Repeat("€", 30), 143},
+		{"two-byte-then-four-byte", "ééé" + strings.Repeat("😀", 20), 144},
+		{"three-byte-lead-e0", "a" + strings.Repeat("\u0800", 30), 144},
+		{"three-byte-leads-e2-and-e0", strings.Repeat("€\u0800", 12), 143},
+		// A candidate exactly as long as the target fits (<=, not <).
+		{"candidate-exactly-at-target", strings.Repeat("€"+u(`\ud800`), 12), 175},
+	}
+	for _, cut := range cuts {
+		for d := -2; d <= 2; d++ {
+			cs = append(cs, one(fmt.Sprintf("head-cut-%s-budget-%d", cut.name, cut.budget+d), "SR-RET-6 SR-RET-7", cut.budget+d, userMsg(cut.text)))
+		}
+	}
 	return gfile{"retention-stryker.yaml", protocol.OpPrepare, cs}
 }
