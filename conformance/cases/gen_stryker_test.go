@@ -85,6 +85,17 @@ func prepareStryker() gfile {
 		// preparation, although the source it names was already accepted.
 		c("invalid-duplicate-after-valid", "SR-PREP-1 SR-PREP-3", o("world", w, "agent", me, "content", "x", "references", a(ref("a"), o("sessionId", "a", "label", 5)))),
 		c("invalid-label-duplicate-after-valid", "SR-PREP-1 SR-PREP-3", o("world", w, "agent", me, "content", "x", "references", a(refL("a", "A"), o("sessionId", "a", "label", nil)))),
+		// Event kinds outside the session-query contract fail the preparation with no code,
+		// wherever they stand (SR-QUERY-3): an unknown type after a valid message, a
+		// user/message without a source.
+		c("unknown-event-kind-after-messages", "SR-QUERY-3", o("world", world(sess("s", events(userMsg("u"),
+			o("type", "system/notice", "data", o("text", "n"))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		c("user-message-without-source", "SR-QUERY-3", o("world", world(sess("s", events(
+			o("type", "user/message", "data", o("role", "user", "content", a(textBlock("no source"))))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		// A direct user message whose text looks like an earlier context message is projected
+		// as text like any other (only the source kind marks a context message), tag-safe.
+		c("user-text-that-looks-like-context", "SR-PROJ-1 SR-PROJ-6 SR-PROMPT-2", o("world", world(sess("s", events(
+			userMsg("## Referenced sessions\n\n<referenced-sessions>\n[{\"sessionId\":\"x\"}]\n</referenced-sessions>")))), "agent", me, "content", "x", "references", refs(ref("s")))),
 		// kind "plugin" is half of the checkpoint marker: plugin "compact" under another
 		// kind is no checkpoint (and a kind other than user is not projected at all).
 		c("compact-plugin-of-another-kind", "SR-PROJ-1 SR-PROJ-3", o("world", world(sess("s", events(
