@@ -1,7 +1,8 @@
 // Reads Stryker's JSON report of one profile, sets every survivor against the committed list
 // of equivalent mutants (../stryker-equivalent.json), prints the score and writes a summary.
 //
-// Usage: node check.mjs PROFILE REPORT SUMMARY [--sampled] [--regions LIST] [--template FILE]
+// Usage: node check.mjs PROFILE REPORT SUMMARY [--sampled] [--regions LIST] [--template FILE] [--keys FILE]
+//   --keys FILE: write the stable key of every mutant generated (to tell killed from not generated)
 //   REPORT : the run's reports/mutation.json
 //   SUMMARY: where to write the profile's summary (../stryker-summary/PROFILE.json)
 //   --sampled: only some regions were mutated; listed mutants not generated are no error.
@@ -102,6 +103,8 @@ if (!sampled) {
 	}
 }
 
+const keysAt = flags.indexOf("--keys");
+if (keysAt >= 0) writeFileSync(flags[keysAt + 1], JSON.stringify(mutants.map((m) => [m.file, m.mutator, m.original, m.replacement, m.line, m.occurrence])) + "\n");
 if (templatePath) {
 	const entries = mutants.filter((m) => m.verdict === "survived").map(({ file, mutator, original, replacement, line, occurrence, location }) => ({
 		file, mutator, original, replacement, line, ...(occurrence ? { occurrence } : {}), location, reason: "",
