@@ -3,6 +3,7 @@ package conformance
 import (
 	"slices"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/partitions"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -28,6 +29,14 @@ func (r Runner) Coverage() (*trace.Matrix, error) {
 // requirementRows groups the run's results by requirement, in spec order, beside how many
 // checks of each kind the kit defines for it.
 func requirementRows(m *trace.Matrix, cases []result.Case) []report.Requirement {
+	// The partitions are embedded data, checked by their own test: an unreadable list only
+	// leaves the column at 0.
+	parts := map[string]int{}
+	if all, err := partitions.All(); err == nil {
+		for _, p := range all {
+			parts[p.Requirement]++
+		}
+	}
 	rows := make([]report.Requirement, 0, len(m.Requirements))
 	for _, req := range m.Requirements {
 		row := report.Requirement{
@@ -35,6 +44,7 @@ func requirementRows(m *trace.Matrix, cases []result.Case) []report.Requirement 
 			Scenarios:  m.Count(req.ID, "scenario"),
 			Fixtures:   m.Count(req.ID, "fixture"),
 			Properties: m.Count(req.ID, "property"),
+			Partitions: parts[req.ID],
 		}
 		for _, cs := range cases {
 			if slices.Contains(cs.Requirements, req.ID) {

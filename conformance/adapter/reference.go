@@ -274,7 +274,9 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 	case nil:
 	case protocol.CancelBefore:
 		cancel()
-	case protocol.CancelDuringRead:
+	case protocol.CancelNever:
+		// A live context that nothing cancels: Go has no "no signal", so it is nil's twin.
+	case protocol.CancelDuringRead, protocol.CancelAtCall:
 		// Set up by the caller, which knows how many other calls to let settle first.
 	default:
 		cancel()
@@ -310,6 +312,11 @@ func duringRead(req protocol.Request) bool {
 	return c == protocol.CancelDuringRead
 }
 
+func atCall(req protocol.Request) bool {
+	c, _ := req.Arg("cancel")
+	return c == protocol.CancelAtCall
+}
+
 func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
 	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
@@ -319,9 +326,12 @@ func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg fu
 	if duringRead(req) {
 		world.CancelOnFirstCall(cancel, 0)
 	}
+	if atCall(req) {
+		world.CancelInFirstCall(cancel)
+	}
 	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
 	if err != nil {
-		return nil, err
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, c := range cands {
@@ -343,6 +353,9 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 	}
 	if duringRead(req) && len(order) > 0 {
 		world.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
+	}
+	if atCall(req) && len(order) > 0 {
+		world.CancelInFirstCall(cancel, order[0].SessionID)
 	}
 	var p *service.Prepared
 	if !refs.Set {

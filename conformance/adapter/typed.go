@@ -219,7 +219,7 @@ func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *sessi
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	switch c, _ := req.Arg("cancel"); c {
-	case nil, protocol.CancelDuringRead:
+	case nil, protocol.CancelDuringRead, protocol.CancelAtCall, protocol.CancelNever:
 	case protocol.CancelBefore:
 		cancel()
 	default:
@@ -254,9 +254,12 @@ func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, erro
 	if duringRead(req) {
 		world.CancelOnFirstCall(cancel, 0)
 	}
+	if atCall(req) {
+		world.CancelInFirstCall(cancel)
+	}
 	cands, err := svc.ListCandidates(cctx, agent, query, limit)
 	if err != nil {
-		return nil, err
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, c := range cands {
@@ -325,6 +328,9 @@ func (a *Typed) prepare(ctx context.Context, req protocol.Request) (any, error) 
 	}
 	if duringRead(req) && len(order) > 0 {
 		world.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
+	}
+	if atCall(req) && len(order) > 0 {
+		world.CancelInFirstCall(cancel, order[0].SessionID)
 	}
 	content, _ := req.Arg("content")
 	p, err := svc.Prepare(cctx, agent, content, refs)

@@ -103,6 +103,10 @@ type Want struct {
 	// Reads, when HasReads, are the session ids a failed prepare must have read, in order.
 	Reads    []any
 	HasReads bool
+	// Lists, when HasLists, is how many times a failed candidates must have listed sessions
+	// (0: an aborted listing must not start the listing).
+	Lists    float64
+	HasLists bool
 }
 
 // Area returns the op family a fixture op belongs to: uri, mention, config, candidates,
@@ -273,13 +277,13 @@ func parseWant(n *yaml.Node) (Want, error) {
 		return w, fmt.Errorf("want needs exactly one of result and error")
 	}
 	for _, k := range o.Keys() {
-		if k != "result" && k != "error" && k != "reads" {
+		if k != "result" && k != "error" && k != "reads" && k != "lists" {
 			return w, fmt.Errorf("want: unknown key %q", k)
 		}
 	}
 	if hasResult {
-		if o.Has("reads") {
-			return w, fmt.Errorf("want: reads goes with error; a result holds its own reads")
+		if o.Has("reads") || o.Has("lists") {
+			return w, fmt.Errorf("want: reads and lists go with error; a result holds its own reads")
 		}
 		return Want{OK: true, Result: res}, nil
 	}
@@ -295,6 +299,12 @@ func parseWant(n *yaml.Node) (Want, error) {
 			return w, fmt.Errorf("want.reads is not a list")
 		}
 		w.HasReads = true
+	}
+	if l, ok := o.Get("lists"); ok {
+		if w.Lists, ok = l.(float64); !ok {
+			return w, fmt.Errorf("want.lists is not a number")
+		}
+		w.HasLists = true
 	}
 	return w, nil
 }
@@ -397,8 +407,14 @@ func (w Want) Response() protocol.Response {
 		return protocol.Response{OK: true, Result: w.Result}
 	}
 	e := &protocol.Error{Code: w.Code}
+	if w.HasReads || w.HasLists {
+		e.Extra = jsjson.NewObject()
+	}
 	if w.HasReads {
-		e.Extra = jsjson.NewObject().Set("reads", w.Reads)
+		e.Extra.Set("reads", w.Reads)
+	}
+	if w.HasLists {
+		e.Extra.Set("lists", w.Lists)
 	}
 	return protocol.Response{Err: e}
 }
@@ -411,9 +427,15 @@ func (w Want) Diff(got protocol.Response) string {
 	if !got.OK && got.Err != nil {
 		e := *got.Err
 		e.Extra = nil
-		if w.HasReads {
-			if r, ok := got.Err.Extra.Get("reads"); ok {
-				e.Extra = jsjson.NewObject().Set("reads", r)
+		for _, key := range []string{"reads", "lists"} {
+			if key == "reads" && !w.HasReads || key == "lists" && !w.HasLists {
+				continue
+			}
+			if v, ok := got.Err.Extra.Get(key); ok {
+				if e.Extra == nil {
+					e.Extra = jsjson.NewObject()
+				}
+				e.Extra.Set(key, v)
 			}
 		}
 		g.Err = &e
@@ -584,7 +606,7 @@ func failMessage(w Want, got protocol.Response) string {
 		if got.Err != nil && got.Err.Code != w.Code {
 			return fmt.Sprintf("want error %s, got error %s", codeName(w.Code), codeString(got.Err))
 		}
-		return "error reads differ"
+		return "error reads or lists differ"
 	}
 	return "result differs"
 }

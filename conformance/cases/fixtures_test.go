@@ -41,6 +41,9 @@ func build(t *testing.T) map[string][]byte {
 				if r, ok := resp.Err.Extra.Get("reads"); ok {
 					w.Reads, w.HasReads = r.([]any), true
 				}
+				if l, ok := resp.Err.Extra.Get("lists"); ok && gc.lists {
+					w.Lists, w.HasLists = l.(float64), true
+				}
 				if w.Code == protocol.CodeProtocol || w.Code == protocol.CodeUnsupported {
 					t.Errorf("%s/%s: the reference rejects the request: %s", g.file, gc.name, resp.Err.Message)
 				}

@@ -20,6 +20,7 @@ type gcase struct {
 	args     *jsjson.Object
 	profiles []string
 	traps    []string // spec/porting-traps.md ids the case is built to catch
+	lists    bool     // record a failed candidates' lists in want (see withLists)
 }
 
 type gfile struct {
@@ -33,8 +34,13 @@ func c(name string, reqs string, args *jsjson.Object) gcase {
 
 func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
 
+// withLists makes the case check how many times a failed candidates listed sessions.
+func (g gcase) withLists() gcase { g.lists = true; return g }
+
 func generated() []gfile {
-	return append([]gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}, trapFiles()...)
+	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
+	files = append(files, strykerFiles()...)
+	return append(files, trapFiles()...)
 }
 
 func enc(id string) string { return uri.Encode(id) }

@@ -47,6 +47,9 @@ func Marshal(f File, header string) []byte {
 			if c.Want.HasReads {
 				want.Set("reads", c.Want.Reads)
 			}
+			if c.Want.HasLists {
+				want.Set("lists", c.Want.Lists)
+			}
 		}
 		b.WriteString("    want:")
 		writeValue(&b, want, 6)

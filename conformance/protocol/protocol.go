@@ -79,6 +79,12 @@ func WorldRefKey(v any) (key string, isRef bool, err error) {
 const (
 	CancelBefore     = "before"
 	CancelDuringRead = "during-read"
+	// CancelNever passes a signal that is never aborted: the work completes under a live signal.
+	CancelNever = "never"
+	// CancelAtCall: the first session-query call aborts the signal as it is made, before it
+	// returns, and never settles; the service sees a signal already aborted when that call
+	// returns.
+	CancelAtCall = "at-call"
 )
 
 // Request is one request line.

@@ -191,9 +191,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	if len(r.Requirements) > 0 {
-		b.WriteString("\n<details><summary>Coverage by requirement</summary>\n\n| requirement | scenarios | fixtures | properties | pass | fail | not covered | error |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("\n<details><summary>Coverage by requirement</summary>\n\n| requirement | scenarios | fixtures | properties | partitions | pass | fail | not covered | error |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, q := range r.Requirements {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d |\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Partitions, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
 		}
 		b.WriteString("\n</details>\n")
 	}

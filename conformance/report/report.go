@@ -82,6 +82,8 @@ type Requirement struct {
 	Scenarios  int    `json:"scenarios"`
 	Fixtures   int    `json:"fixtures"`
 	Properties int    `json:"properties"`
+	// Partitions is how many input partitions conformance/partitions lists for it.
+	Partitions int `json:"partitions"`
 	Counts
 }
 

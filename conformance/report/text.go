@@ -113,9 +113,9 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	}
 	if len(r.Requirements) > 0 && o.Verbose {
 		b.WriteString("\ncoverage by requirement (checks the kit defines | this run's results)\n")
-		fmt.Fprintf(&b, "%-14s %9s %8s %10s | %5s %5s %12s %5s\n", "requirement", "scenarios", "fixtures", "properties", "pass", "fail", "not-covered", "error")
+		fmt.Fprintf(&b, "%-14s %9s %8s %10s %10s | %5s %5s %12s %5s\n", "requirement", "scenarios", "fixtures", "properties", "partitions", "pass", "fail", "not-covered", "error")
 		for _, q := range r.Requirements {
-			fmt.Fprintf(&b, "%-14s %9d %8d %10d | %5d %5d %12d %5d\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
+			fmt.Fprintf(&b, "%-14s %9d %8d %10d %10d | %5d %5d %12d %5d\n", q.ID, q.Scenarios, q.Fixtures, q.Properties, q.Partitions, q.Pass, q.Fail, q.NotCovered, q.Error+q.FixtureBug)
 		}
 	}
 	r.writeNotCovered(&b, o.Verbose)

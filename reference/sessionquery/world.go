@@ -26,11 +26,13 @@ type World struct {
 	mu         sync.Mutex
 	reads      []string
 	titleReads []string
+	lists      int
 	calls      int
 	onFirst    func()
 	others     int
 	holdID     *string
 	held       bool
+	immediate  bool // CancelInFirstCall: the held call cancels at once
 	completed  chan struct{}
 }
 
@@ -268,6 +270,16 @@ func (w *World) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 	w.mu.Unlock()
 }
 
+// CancelInFirstCall makes the World's first query call invoke cancel as it is made, before it
+// returns, and then stay pending until its context ends (protocol cancel "at-call"). With
+// readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
+func (w *World) CancelInFirstCall(cancel func(), readID ...string) {
+	w.CancelOnFirstCall(cancel, 0, readID...)
+	w.mu.Lock()
+	w.immediate = true
+	w.mu.Unlock()
+}
+
 // abortGrace is how long the held call waits, after the others completed, before it aborts.
 const abortGrace = 20 * time.Millisecond
 
@@ -283,8 +295,13 @@ func (w *World) begin(ctx context.Context, readID *string) (end func(), err erro
 		w.calls++
 		hold = w.calls == 1 && w.onFirst != nil
 	}
-	cancel, others, completed := w.onFirst, w.others, w.completed
+	cancel, others, completed, immediate := w.onFirst, w.others, w.completed, w.immediate
 	w.mu.Unlock()
+	if hold && immediate {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	if !hold {
 		return func() {
 			if completed != nil {
@@ -332,6 +349,13 @@ func (w *World) WaitReads(n int, timeout time.Duration) []string {
 	}
 }
 
+// Lists returns how many times ListSessions was called.
+func (w *World) Lists() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lists
+}
+
 // TitleReads returns the ids passed to ReadTitleSnapshots, over all calls, in call order.
 func (w *World) TitleReads() []string {
 	w.mu.Lock()
@@ -350,6 +374,9 @@ func (w *World) find(id string) *WorldSession {
 
 // ListSessions lists every session in document order, or fails with listError.
 func (w *World) ListSessions(ctx context.Context) ([]Record, error) {
+	w.mu.Lock()
+	w.lists++
+	w.mu.Unlock()
 	end, err := w.begin(ctx, nil)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,9 @@ async function loadProfile(profile) {
 	let mainPath, pkgJsonPath, cordisPath, llmPath;
 	try {
 		mainPath = require.resolve("@deepseek-ai/dsh-session-reference");
+		// A copy of the package's lib/index.js to load instead (stryker/prepare.mjs: the
+		// mutated copy Stryker instruments); its imports resolve from where it lies.
+		if (process.env.SESSIONREF_UPSTREAM_MAIN) mainPath = process.env.SESSIONREF_UPSTREAM_MAIN;
 		pkgJsonPath = require.resolve("@deepseek-ai/dsh-session-reference/package.json");
 		cordisPath = require.resolve("@deepseek-ai/cordis");
 		if (host) llmPath = require.resolve("@deepseek-ai/dsh-llm");
@@ -125,8 +128,9 @@ function buildAgent(agent) {
 }
 
 /**
- * Cancellation set-up. Returns { signal, controller, hang } where `hang` names the fake
- * method whose FIRST call never settles and aborts the controller right after it started.
+ * Cancellation set-up. Returns { signal, controller, hang, immediate } where `hang` names the
+ * fake method whose FIRST call never settles and aborts the controller: right after it
+ * started ("during-read", by a timer), or inside the call itself ("at-call", immediate).
  */
 function buildCancel(args, firstQueryMethod) {
 	if (!has(args, "cancel")) return { signal: undefined, controller: undefined, hang: null };
@@ -137,6 +141,9 @@ function buildCancel(args, firstQueryMethod) {
 		return { signal: controller.signal, controller, hang: null };
 	}
 	if (mode === "during-read") return { signal: controller.signal, controller, hang: firstQueryMethod };
+	if (mode === "at-call") return { signal: controller.signal, controller, hang: firstQueryMethod, immediate: true };
+	// never: a live signal nothing aborts, so the work completes under it.
+	if (mode === "never") return { signal: controller.signal, controller, hang: null };
 	throw new AdapterError("ADAPTER_UNSUPPORTED", `unsupported cancel mode ${JSON.stringify(mode)}`);
 }
 
@@ -147,15 +154,18 @@ function buildSessionQuery(world, cancel) {
 	const find = (id) => sessions.find((session) => session.header.id === id);
 	const titleReads = [];
 	const reads = [];
+	const lists = { count: 0 };
 	let hang = cancel.hang;
 	const hangHere = (method) => {
 		if (hang !== method) return false;
 		hang = null;
-		setTimeout(() => cancel.controller.abort(), 0);
+		if (cancel.immediate) cancel.controller.abort();
+		else setTimeout(() => cancel.controller.abort(), 0);
 		return true;
 	};
 	const fake = {
 		listSessions(signal) {
+			lists.count++;
 			if (hangHere("listSessions")) return new Promise(() => {});
 			return (async () => {
 				if (world.listError != null) throw new Error(world.listError); // null is absent (spec/protocol.md)
@@ -198,7 +208,7 @@ function buildSessionQuery(world, cancel) {
 			})();
 		},
 	};
-	return { fake, titleReads, reads };
+	return { fake, titleReads, reads, lists };
 }
 
 /**
@@ -266,9 +276,15 @@ function makeHandlers(impl) {
 		async candidates(args) {
 			const agent = buildAgent(requireArg(args, "agent"));
 			const cancel = buildCancel(args, "listSessions");
-			const { fake, titleReads } = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
+			const { fake, titleReads, lists } = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
 			const service = createService(impl, args, fake);
-			const candidates = await service.listCandidates(agent, opt(args, "query"), opt(args, "limit"), cancel.signal);
+			let candidates;
+			try {
+				candidates = await service.listCandidates(agent, opt(args, "query"), opt(args, "limit"), cancel.signal);
+			} catch (error) {
+				// A failed listing says how many times it listed sessions (0 when aborted first).
+				throw Object.assign(wrapForReads(error), { lists: lists.count });
+			}
 			return { candidates, titleReads };
 		},
 		async prepare(args) {
@@ -355,7 +371,7 @@ function wrapForReads(error) {
 function errorBody(error) {
 	let extra = {};
 	if (error !== null && typeof error === "object" && error.__adapterError === true) {
-		extra = { reads: error.reads };
+		extra = error.lists === undefined ? { reads: error.reads } : { lists: error.lists };
 		error = error.original;
 	}
 	// Only the contract's own errors carry a code on the wire; a TypeError or a Node.js error
