@@ -95,39 +95,15 @@ func Build(specFS, featuresFS, fixturesFS fs.FS, props []Property) (*Matrix, err
 		known[r.ID] = true
 	}
 	add := func(id string, ref Ref) {
-		if known[id] {
+		switch {
+		case known[id]:
 			m.Covered[id] = append(m.Covered[id], ref)
-		} else {
+		default:
 			m.Unknown[id] = append(m.Unknown[id], ref)
 		}
 	}
-	if featuresFS != nil {
-		scen, err := ScenarioTags(featuresFS)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range scen {
-			for _, id := range s.Requirements {
-				add(id, Ref{"scenario", s.Name})
-			}
-		}
-	}
-	if fixturesFS != nil {
-		files, err := cases.Load(fixturesFS)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			for _, c := range f.Cases {
-				for _, id := range c.Requirements {
-					if !reqID.MatchString(id) {
-						m.Unknown[id] = append(m.Unknown[id], Ref{"fixture", f.FullName(c)})
-						continue
-					}
-					add(id, Ref{"fixture", f.FullName(c)})
-				}
-			}
-		}
+	if err := collect(featuresFS, fixturesFS, ScenarioTags, func(c cases.Case) []string { return c.Requirements }, add); err != nil {
+		return nil, err
 	}
 	for _, p := range props {
 		for _, id := range p.Requirements {

@@ -113,36 +113,15 @@ func BuildTraps(specFS, featuresFS, fixturesFS fs.FS) (*TrapMatrix, error) {
 	for _, t := range traps {
 		known[t.ID] = true
 	}
-	add := func(id string, ref Ref) {
+	err = collect(featuresFS, fixturesFS, ScenarioTrapTags, func(c cases.Case) []string { return c.Traps }, func(id string, ref Ref) {
 		if known[id] {
 			m.Covered[id] = append(m.Covered[id], ref)
 		} else {
 			m.Unknown[id] = append(m.Unknown[id], ref)
 		}
-	}
-	if featuresFS != nil {
-		scen, err := ScenarioTrapTags(featuresFS)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range scen {
-			for _, id := range s.Requirements {
-				add(id, Ref{"scenario", s.Name})
-			}
-		}
-	}
-	if fixturesFS != nil {
-		files, err := cases.Load(fixturesFS)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			for _, c := range f.Cases {
-				for _, id := range c.Traps {
-					add(id, Ref{"fixture", f.FullName(c)})
-				}
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -170,3 +149,33 @@ func (m *TrapMatrix) Err() error {
 // ScenarioTrapTags reads the @TRAP-* tags of every scenario of the *.feature files in fsys,
 // as ScenarioTags reads the @SR-* ones (Scenario.Requirements holds the trap ids).
 func ScenarioTrapTags(fsys fs.FS) ([]Scenario, error) { return scenarioTags(fsys, trapID.MatchString) }
+
+// collect calls add for every id that a scenario's tags (read by tags) or a fixture case (ids)
+// names, with the check that names it.
+func collect(featuresFS, fixturesFS fs.FS, tags func(fs.FS) ([]Scenario, error), ids func(cases.Case) []string, add func(id string, ref Ref)) error {
+	if featuresFS != nil {
+		scen, err := tags(featuresFS)
+		if err != nil {
+			return err
+		}
+		for _, s := range scen {
+			for _, id := range s.Requirements {
+				add(id, Ref{"scenario", s.Name})
+			}
+		}
+	}
+	if fixturesFS != nil {
+		files, err := cases.Load(fixturesFS)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			for _, c := range f.Cases {
+				for _, id := range ids(c) {
+					add(id, Ref{"fixture", f.FullName(c)})
+				}
+			}
+		}
+	}
+	return nil
+}

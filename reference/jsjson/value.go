@@ -198,18 +198,22 @@ func Append(dst []byte, v any) ([]byte, error) {
 func Marshal(v any) ([]byte, error) { return Append(nil, v) }
 
 // Clone returns a deep copy of v: structuredClone of a JSON value.
-func Clone(v any) any {
+func Clone(v any) any { return deepCopy(v, nil) }
+
+// deepCopy copies v's arrays and objects, replacing each other value by leaf(value) when leaf
+// is set.
+func deepCopy(v any, leaf func(any) any) any {
 	switch x := v.(type) {
 	case []any:
 		c := make([]any, len(x))
 		for i, e := range x {
-			c[i] = Clone(e)
+			c[i] = deepCopy(e, leaf)
 		}
 		return c
 	case *Object:
 		c := &Object{keys: append([]string(nil), x.keys...), vals: make([]any, len(x.vals))}
 		for i, e := range x.vals {
-			c.vals[i] = Clone(e)
+			c.vals[i] = deepCopy(e, leaf)
 		}
 		if x.idx != nil {
 			c.idx = make(map[string]int, len(x.idx))
@@ -218,6 +222,9 @@ func Clone(v any) any {
 			}
 		}
 		return c
+	}
+	if leaf != nil {
+		return leaf(v)
 	}
 	return v
 }
@@ -256,30 +263,13 @@ func Plain(v any) any {
 	if !hasNumber(v) {
 		return v
 	}
-	switch x := v.(type) {
-	case Number:
-		f, _ := x.Float64()
-		return f
-	case []any:
-		c := make([]any, len(x))
-		for i, e := range x {
-			c[i] = Plain(e)
+	return deepCopy(v, func(e any) any {
+		if n, ok := e.(Number); ok {
+			f, _ := n.Float64()
+			return f
 		}
-		return c
-	case *Object:
-		c := &Object{keys: append([]string(nil), x.keys...), vals: make([]any, len(x.vals))}
-		for i, e := range x.vals {
-			c.vals[i] = Plain(e)
-		}
-		if x.idx != nil {
-			c.idx = make(map[string]int, len(x.idx))
-			for k, i := range x.idx {
-				c.idx[k] = i
-			}
-		}
-		return c
-	}
-	return v
+		return e
+	})
 }
 
 func hasNumber(v any) bool {
