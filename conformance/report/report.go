@@ -162,15 +162,16 @@ func (r *Report) Finish() {
 	r.Verdict = r.verdict()
 }
 
-// verdict decides the exit code. An unusable adapter is 3 whatever else happened; a failed
-// check proves non-conformance (1) even if other checks errored; errors alone (crash, hang,
+// verdict decides the exit code. A failed check proves non-conformance (1) even if the
+// adapter became unusable later in the run (its timeout budget spent) or other checks
+// errored; an unusable adapter is 3 otherwise; errors alone (crash, hang,
 // protocol breach on some checks) leave conformance undecided (3); fixture bugs never count
 // against the adapter. A run that covered nothing is not a certification: no check selected
 // is a usage error (2), every check not covered is 1.
 func (r *Report) verdict() VerdictSummary {
 	t := r.Totals
 	switch {
-	case r.Unusable != "":
+	case r.Unusable != "" && t.Fail == 0:
 		return VerdictSummary{ExitUnusable, "adapter unusable: " + r.Unusable}
 	case t.Fail > 0:
 		return VerdictSummary{ExitNotConformant, plural(t.Fail, "check") + " failed: not conformant; first: " + r.first(result.Fail)}
