@@ -76,7 +76,7 @@ func parseIndex(data []byte, hashLen int, entries map[string]string) {
 		var name string
 		if version == 4 {
 			strip, k := indexVarint(data[off:])
-			if k == 0 || int(strip) > len(prev) {
+			if k == 0 || strip > uint64(len(prev)) { // compared unconverted: a huge varint is no negative int
 				return
 			}
 			off += k
