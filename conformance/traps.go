@@ -28,12 +28,23 @@ func addTrapHints(cs []result.Case) error {
 		}
 		cs[i].TrapHints = nil
 		for _, id := range cs[i].Traps {
-			hint := "a porting trap"
-			if t, ok := traps[id]; ok {
-				hint = t.Hint
-			}
-			cs[i].TrapHints = append(cs[i].TrapHints, hint+": "+id)
+			cs[i].TrapHints = append(cs[i].TrapHints, trapHint(traps, id))
 		}
 	}
 	return err
+}
+
+// TrapHint is the one line a report gives a porting trap: "looks like …: TRAP-…" from the
+// catalogue (spec/porting-traps.md), or "a porting trap: ID" for an id it does not hold.
+func TrapHint(id string) string {
+	traps, _ := trapCatalogue()
+	return trapHint(traps, id)
+}
+
+func trapHint(traps map[string]trace.Trap, id string) string {
+	hint := "a porting trap"
+	if t, ok := traps[id]; ok {
+		hint = t.Hint
+	}
+	return hint + ": " + id
 }

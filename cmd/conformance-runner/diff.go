@@ -33,6 +33,11 @@ request to a minimal one, prints both answers and a go-cmp diff (-B +A), and wri
 as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
 trust on the --against side. "reference" names the embedded reference on either side.
 
+Before it generates, each op replays the trap corpus: the inputs of the fixture cases built
+for a porting trap (fixtures/traps-*.yaml, spec/porting-traps.md), where one language's
+default parts from JavaScript's. They are the same on every seed, so a port that trips a
+catalogued trap is always found; a difference there names the trap.
+
 Requests either side answers ADAPTER_UNSUPPORTED are not compared; each op shows a few of
 them, grouped by side and message, shrunk to the smallest. At the end, the state coverage:
 how many of the contract's named states (mention parsing, candidates, prepare and retention:
@@ -53,6 +58,7 @@ Flags:
   --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8; the embedded
                         reference behaves as P (pass the same to a command adapter yourself)
   --lone-surrogates M   auto (when both sides declare the feature), always or never
+  --no-corpus           generated requests only: skip the trap corpus each op replays first
 
 A fixture file is named diff-<op>-<fault>-<hash>.yaml (fault: result, code, reads or outcome);
 its header comment holds both answers and the seed. Every difference is checked: the written
@@ -78,6 +84,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		out        = fs.String("out", "diff-fixtures", "")
 		profile    = fs.String("profile", "", "")
 		surrogates = fs.String("lone-surrogates", "auto", "")
+		noCorpus   = fs.Bool("no-corpus", false, "")
 	)
 	if code, done := parseFlags(fs, args, diffUsage, stdout, stderr, diffUsageErr); done {
 		return code
@@ -88,7 +95,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	if *checks <= 0 || *timeout <= 0 || *shrinkTime <= 0 {
 		return diffUsageErr(stderr, "--checks, --timeout and --shrink-time must be positive")
 	}
-	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime}
+	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime, NoCorpus: *noCorpus}
 	opts.Profile = cases.NormalizeProfile(*profile)
 	if !slices.Contains(conformance.Profiles, opts.Profile) {
 		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, strings.Join(conformance.Profiles, " or ")))
@@ -165,9 +172,9 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		case o.NotCovered != "":
 			fmt.Fprintf(stdout, "%-15s not covered: %s\n", o.Op, o.NotCovered)
 		case o.Transport != "":
-			fmt.Fprintf(stdout, "%-15s %7d requests, stopped in %s: %s\n  request: %s\n", o.Op, o.Requests, diffRound(o.Elapsed), o.Transport, o.TransportRequest)
+			fmt.Fprintf(stdout, "%-15s %s, stopped in %s: %s\n  request: %s\n", o.Op, diffCounts(o), diffRound(o.Elapsed), o.Transport, o.TransportRequest)
 		case o.Difference != nil:
-			fmt.Fprintf(stdout, "%-15s %7d requests, DIFFERENCE (%s), shrunk in %d more, in %s\n", o.Op, o.Requests, o.Difference.Fault, o.Shrinks, diffRound(o.Elapsed))
+			fmt.Fprintf(stdout, "%-15s %s, DIFFERENCE (%s), shrunk in %d more, in %s\n", o.Op, diffCounts(o), o.Difference.Fault, o.Shrinks, diffRound(o.Elapsed))
 			if c := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, *out, opts); c > code {
 				code = c
 			}
@@ -176,7 +183,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 			if o.Unsupported > 0 {
 				extra = fmt.Sprintf(" (%d more answered ADAPTER_UNSUPPORTED, not compared)", o.Unsupported)
 			}
-			fmt.Fprintf(stdout, "%-15s %7d requests, no difference in %s%s\n", o.Op, o.Requests, diffRound(o.Elapsed), extra)
+			fmt.Fprintf(stdout, "%-15s %s, no difference in %s%s\n", o.Op, diffCounts(o), diffRound(o.Elapsed), extra)
 		}
 		diffUnsupported(stdout, o)
 	}
@@ -203,6 +210,11 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "total: %d requests in %s; no difference (exit 0)\n", res.Compared(), diffRound(res.Elapsed))
 	}
 	return code
+}
+
+// diffCounts says how many corpus and generated requests an op compared.
+func diffCounts(o differential.OpResult) string {
+	return fmt.Sprintf("%4d corpus + %5d generated requests", o.Corpus, o.Requests)
 }
 
 // diffUnsupported prints the shrunk examples of the requests a side answered
@@ -256,6 +268,12 @@ func diffClip(s string, n int) string {
 func writeDifference(ctx context.Context, w io.Writer, d *differential.Difference, a, b *adapter.Client, nameA, nameB, dir string, opts differential.Options) int {
 	la, _ := d.A.Line()
 	lb, _ := d.B.Line()
+	if d.Source != "" {
+		fmt.Fprintf(w, "  found on the trap corpus: %s\n", d.Source)
+		for _, id := range d.Traps {
+			fmt.Fprintf(w, "  trap: %s\n", conformance.TrapHint(id))
+		}
+	}
 	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  (-B +A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))
 	data, err := d.Marshal(opts.Profile, nameA, nameB, opts.Seed)
 	if err == nil {
@@ -281,7 +299,11 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	if sb != result.Pass || sa != result.Fail {
 		note = fmt.Sprintf("WARNING: against B %s, against A %s (a flaky answer?)", sb, sa)
 	}
-	fmt.Fprintf(w, "  fixture: %s (%s; want is B's answer)\n  reproduce: --ops %s --seed %d --checks %d\n", path, note, d.Op, opts.Seed, opts.Checks)
+	repro := fmt.Sprintf("--ops %s --seed %d --checks %d", d.Op, opts.Seed, opts.Checks)
+	if d.Source != "" {
+		repro = "--ops " + d.Op + " (the corpus is the same on every seed)"
+	}
+	fmt.Fprintf(w, "  fixture: %s (%s; want is B's answer)\n  reproduce: %s\n", path, note, repro)
 	return report.ExitNotConformant
 }
 

@@ -14,21 +14,29 @@ import (
 // maxDiagnoseCalls bounds the extra calls one failing case may cost.
 const maxDiagnoseCalls = 64
 
-// diagnose names the first input of a failing chunked trap case that the adapter answers
-// differently from the oracle (the embedded reference). A chunked case is a candidates
+// ChunkPart is one input of a chunked trap case: the case's request with the i-th part of
+// its query and of its one listed title.
+type ChunkPart struct {
+	Args         *jsjson.Object
+	Query, Title string
+}
+
+// ChunkParts splits a chunked trap case into its inputs. A chunked case is a candidates
 // request whose query and whose one listed title are several inputs joined by "|" or " "
 // (fixtures/traps-case.yaml, traps-sigma.yaml): input i is the same request with the i-th
-// part of each. It returns "" when the case is not chunked or no single input differs.
-func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *jsjson.Object) string {
-	if oracle == nil || op != protocol.OpCandidates {
-		return ""
+// part of each. It returns nil when the case is not chunked. Both the fixture runner (to
+// name the first differing input of a failing case) and diff (to shrink a difference found
+// on the trap corpus) read chunks through it.
+func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
+	if op != protocol.OpCandidates || args == nil {
+		return nil
 	}
 	qv, _ := args.Get("query")
 	q, ok := qv.(string)
 	wv, _ := args.Get("world")
 	w, _ := wv.(*jsjson.Object)
 	if !ok || w == nil {
-		return ""
+		return nil
 	}
 	sv, _ := w.Get("sessions")
 	sessions, _ := sv.([]any)
@@ -36,45 +44,57 @@ func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op
 	for i, s := range sessions {
 		if so, ok := s.(*jsjson.Object); ok && so.Has("title") {
 			if ti >= 0 {
-				return "" // more than one titled session: not a chunked case
+				return nil // more than one titled session: not a chunked case
 			}
 			ti = i
 		}
 	}
 	if ti < 0 {
-		return ""
+		return nil
 	}
 	tv, _ := sessions[ti].(*jsjson.Object).Get("title")
 	t, ok := tv.(string)
 	if !ok {
-		return ""
+		return nil
 	}
 	for _, sep := range []string{"|", " "} {
 		qs, ts := strings.Split(q, sep), strings.Split(t, sep)
 		if len(qs) < 2 || len(qs) != len(ts) {
 			continue
 		}
-		calls := 0
+		out := make([]ChunkPart, len(qs))
 		for i := range qs {
-			if calls >= maxDiagnoseCalls || ctx.Err() != nil {
-				return ""
-			}
 			single := jsjson.Clone(args).(*jsjson.Object)
 			single.Set("query", qs[i])
 			sw, _ := single.Get("world")
 			ss, _ := sw.(*jsjson.Object).Get("sessions")
 			ss.([]any)[ti].(*jsjson.Object).Set("title", ts[i])
-			want := oracle.Handle(ctx, protocol.Request{ID: 1, Op: op, Args: single})
-			got, err := c.Do(ctx, op, single)
-			calls++
-			if err != nil {
-				return ""
-			}
-			if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
-				return fmt.Sprintf("query %s (%s) against title %s", jsjson.Quote(qs[i]), codePoints(qs[i]), jsjson.Quote(ts[i]))
-			}
+			out[i] = ChunkPart{Args: single, Query: qs[i], Title: ts[i]}
 		}
+		return out
+	}
+	return nil
+}
+
+// diagnose names the first input of a failing chunked trap case (ChunkParts) that the
+// adapter answers differently from the oracle (the embedded reference). It returns "" when
+// the case is not chunked or no single input differs.
+func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *jsjson.Object) string {
+	if oracle == nil {
 		return ""
+	}
+	for i, p := range ChunkParts(op, args) {
+		if i >= maxDiagnoseCalls || ctx.Err() != nil {
+			return ""
+		}
+		want := oracle.Handle(ctx, protocol.Request{ID: 1, Op: op, Args: p.Args})
+		got, err := c.Do(ctx, op, p.Args)
+		if err != nil {
+			return ""
+		}
+		if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
+			return fmt.Sprintf("query %s (%s) against title %s", jsjson.Quote(p.Query), codePoints(p.Query), jsjson.Quote(p.Title))
+		}
 	}
 	return ""
 }

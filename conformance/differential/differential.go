@@ -67,6 +67,9 @@ type Options struct {
 	// Profile is the contract release the run is for (recorded in fixtures of
 	// profile-dependent ops); empty means protocol.Spec.
 	Profile string
+	// NoCorpus leaves out the trap corpus (gen.Corpus) that each op replays before it
+	// generates requests: the run then measures the generators alone.
+	NoCorpus bool
 	// Progress, when set, is called with each op's result as it finishes.
 	Progress func(OpResult)
 }
@@ -82,6 +85,9 @@ type Result struct {
 // OpResult is the outcome for one op.
 type OpResult struct {
 	Op string
+	// Corpus is the number of trap-corpus requests (gen.Corpus) both sides answered and that
+	// were compared, up to and including the first one that differed.
+	Corpus int
 	// Requests is the number of generated requests both sides answered and that were
 	// compared, up to and including the first one that differed.
 	Requests int
@@ -127,11 +133,11 @@ func (r Result) Transport() string {
 	return ""
 }
 
-// Compared returns the total number of compared requests.
+// Compared returns the total number of compared requests, corpus and generated.
 func (r Result) Compared() int {
 	n := 0
 	for _, o := range r.Ops {
-		n += o.Requests
+		n += o.Corpus + o.Requests
 	}
 	return n
 }
@@ -146,6 +152,11 @@ type Difference struct {
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
 	// codes), "reads" (same code, other reads), or "outcome" (one succeeded, one failed).
 	Fault string
+	// Source is empty for a generated request (shrunk by rapid); for a trap-corpus request
+	// it names the fixture case (and the input of a chunked case) and Traps its traps.
+	Source       string
+	Traps        []string
+	Requirements []string
 }
 
 // Run generates Options.Checks requests for each op, sends each to a then b, and compares
@@ -184,7 +195,7 @@ func Run(ctx context.Context, a, b *adapter.Client, opts Options) Result {
 		case op == protocol.OpHostSend && !(a.Supports(protocol.FeatureHost) && b.Supports(protocol.FeatureHost)):
 			or = OpResult{Op: op, NotCovered: "both sides must declare the host feature"}
 		default:
-			or = runOp(ctx, a, b, op, g, popts, seed)
+			or = runOp(ctx, a, b, op, g, popts, seed, opts)
 		}
 		if opts.Progress != nil {
 			opts.Progress(or)
@@ -198,10 +209,17 @@ func Run(ctx context.Context, a, b *adapter.Client, opts Options) Result {
 // stop ends one iteration without failing it.
 type stop struct{}
 
-func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, popts properties.Options, seed uint64) OpResult {
+func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, popts properties.Options, seed uint64, opts Options) OpResult {
 	start := time.Now()
 	or := OpResult{Op: op, States: map[string]int{}}
 	groups := &unsupportedGroups{}
+	if !opts.NoCorpus {
+		if d := replayCorpus(ctx, a, b, op, g, opts.Profile, &or, groups); d != nil || or.Transport != "" {
+			or.Difference = d
+			or.Elapsed = time.Since(start)
+			return or
+		}
+	}
 	var last *Difference
 	failed, log := properties.Check("diff/"+op, popts, seed, func(t *rapid.T) {
 		if or.Transport != "" || ctx.Err() != nil {
@@ -256,6 +274,51 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 	}
 	or.Elapsed = time.Since(start)
 	return or
+}
+
+// replayCorpus sends op's trap-corpus requests to both sides in fixture order and returns
+// the first difference, narrowed to the first differing input when the case is chunked
+// (cases.ChunkParts): the corpus cases are small already, so this is their shrinking.
+func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, profile string, or *OpResult, groups *unsupportedGroups) (d *Difference) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stop); !ok {
+				panic(r)
+			}
+			d = nil
+		}
+	}()
+	for _, cr := range gen.Corpus(op, g, profile) {
+		if ctx.Err() != nil {
+			return nil
+		}
+		ra := call(ctx, a, cr.Request, "A", or)
+		rb := call(ctx, b, cr.Request, "B", or)
+		if adapter.Unsupported(ra) || adapter.Unsupported(rb) {
+			or.Unsupported++
+			groups.add(cr.Request, ra, rb)
+			continue
+		}
+		or.Corpus++
+		if compare.Diff(rb, ra) == "" {
+			continue
+		}
+		req, source := cr.Request, cr.Source
+		for i, p := range cases.ChunkParts(op, cr.Request.Args) {
+			pr := protocol.Request{Op: op, Args: p.Args}
+			pa := call(ctx, a, pr, "A", or)
+			pb := call(ctx, b, pr, "B", or)
+			or.Shrinks++
+			if !adapter.Unsupported(pa) && !adapter.Unsupported(pb) && compare.Diff(pb, pa) != "" {
+				req, ra, rb = pr, pa, pb
+				source = fmt.Sprintf("%s, input %d of %d", cr.Source, i+1, len(cases.ChunkParts(op, cr.Request.Args)))
+				break
+			}
+		}
+		ra.ID, rb.ID = 0, 0
+		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: compare.Diff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
+	}
+	return nil
 }
 
 // call sends req; a transport failure is recorded and ends the iteration and the op.
@@ -337,8 +400,12 @@ func (d *Difference) Fixture(profile string) cases.File {
 	c := cases.Case{
 		Name:         fmt.Sprintf("%s-differs-%s", d.Fault, d.Hash()),
 		Requirements: []string{requirements[d.Op]},
+		Traps:        d.Traps,
 		Args:         d.Request.Args,
 		Want:         w,
+	}
+	if len(d.Requirements) > 0 {
+		c.Requirements = d.Requirements
 	}
 	if d.Op == protocol.OpHostSend {
 		if profile == "" {
@@ -360,12 +427,16 @@ func (d *Difference) Marshal(profile, nameA, nameB string, seed uint64) (data []
 	}()
 	la, _ := d.A.Line()
 	lb, _ := d.B.Line()
+	origin := "the request is the minimal one rapid shrank to."
+	if d.Source != "" {
+		origin = fmt.Sprintf("the request is from the trap corpus: %s (%s).", d.Source, strings.Join(d.Traps, ", "))
+	}
 	header := fmt.Sprintf(`Found by conformance-runner diff (seed %d, profile %s).
-want is B's answer; the request is the minimal one rapid shrank to.
+want is B's answer; %s
 A (%s) answered: %s
 B (%s) answered: %s
 (-B +A):
-%s`, seed, cases.NormalizeProfile(profile), nameA, la, nameB, lb, strings.TrimRight(d.Diff, "\n"))
+%s`, seed, cases.NormalizeProfile(profile), origin, nameA, la, nameB, lb, strings.TrimRight(d.Diff, "\n"))
 	return cases.Marshal(d.Fixture(profile), asciiComment(header)), nil
 }
 

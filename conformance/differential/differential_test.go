@@ -12,6 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 )
 
@@ -31,6 +32,7 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 	var progress []string
 	res := differential.Run(context.Background(), bug, ref, differential.Options{
 		Ops: []string{protocol.OpURIEncode, protocol.OpURIDecode}, Checks: 300, Seed: 7,
+		NoCorpus: true, // the generators and rapid's shrinking, not the trap corpus (below)
 		Progress: func(o differential.OpResult) { progress = append(progress, o.Op) },
 	})
 	if strings.Join(progress, ",") != "uri.encode,uri.decode" {
@@ -84,6 +86,66 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 	}
 	if strings.ContainsFunc(string(data[:strings.Index(string(data), "version:")]), func(r rune) bool { return r > 0x7E }) {
 		t.Errorf("header is not ASCII:\n%s", data)
+	}
+}
+
+// The same port is found on the trap corpus before anything is generated, whatever the
+// seed: the difference names its fixture case and traps, and its fixture carries them.
+func TestCorpusFindsTrapWhateverTheSeed(t *testing.T) {
+	bug := connect(t, []string{buildBuggy(t)})
+	ref := reference(t, "")
+	for _, seed := range []uint64{1, 2} {
+		res := differential.Run(context.Background(), bug, ref, differential.Options{Ops: []string{protocol.OpURIEncode}, Checks: 10, Seed: seed})
+		o := res.Ops[0]
+		d := o.Difference
+		if d == nil || d.Source == "" || len(d.Traps) == 0 || o.Requests != 0 || o.Corpus == 0 {
+			t.Fatalf("seed %d: want a difference on the trap corpus before any generated request, got %+v", seed, o)
+		}
+		if !strings.HasPrefix(d.Source, "traps-uri-encode/") {
+			t.Errorf("source %q, want a case of traps-uri-encode", d.Source)
+		}
+		data, err := d.Marshal("", "buggy", "reference", res.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := cases.Parse(d.FileName(), data)
+		if err != nil || len(f.Cases) != 1 || len(f.Cases[0].Traps) == 0 || !strings.Contains(string(data), "from the trap corpus: "+d.Source) {
+			t.Fatalf("fixture %v %+v\n%s", err, f, data)
+		}
+	}
+}
+
+// ignoreK is the reference, except that a candidates query loses its "K": a port whose
+// lowercasing misses one letter.
+type ignoreK struct{ adapter.Handler }
+
+func (h ignoreK) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpCandidates {
+		if q, ok := req.Args.Get("query"); ok {
+			if s, ok := q.(string); ok && strings.Contains(s, "K") {
+				req.Args = jsjson.Clone(req.Args).(*jsjson.Object)
+				req.Args.Set("query", strings.ReplaceAll(s, "K", "X"))
+			}
+		}
+	}
+	return h.Handler.Handle(ctx, req)
+}
+
+// A difference on a chunked trap case (16 inputs in one request) is narrowed to the input
+// that differs.
+func TestCorpusNarrowsChunkedCase(t *testing.T) {
+	bug, err := adapter.Connect(context.Background(), adapter.InProcess{H: ignoreK{&adapter.Reference{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := differential.Run(context.Background(), bug, reference(t, ""), differential.Options{Ops: []string{protocol.OpCandidates}, Checks: 10, Seed: 1})
+	d := res.Ops[0].Difference
+	if d == nil {
+		t.Fatalf("no difference: %+v", res.Ops[0])
+	}
+	q, _ := d.Request.Args.Get("query")
+	if q != "K" || !strings.Contains(d.Source, "input 11 of 16") {
+		t.Errorf("narrowed to query %q (%s), want \"K\", input 11 of 16", q, d.Source)
 	}
 }
 

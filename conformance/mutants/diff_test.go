@@ -18,6 +18,7 @@ var (
 	diffMutants      = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
 	diffMutantSeed   = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
 	diffShowRequests = flag.Bool("diffmutants.requests", false, "log each shrunk request TestDiffFindsEveryMutant finds")
+	diffNoCorpus     = flag.Bool("diffmutants.nocorpus", false, "TestDiffFindsEveryMutant without the trap corpus: the generators alone")
 	diffShrinkTime   = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
 )
 
@@ -61,8 +62,8 @@ func TestDiffFindsEveryMutant(t *testing.T) {
 	for _, m := range allMutants() {
 		t.Run(m.name, func(t *testing.T) { table = append(table, diffMutant(t, m, ref)) })
 	}
-	t.Logf("requests to detection, seed %d (op that found it, requests in that op, in total, bytes of the shrunk request):\n%-34s %-15s %5s %6s %8s  %s\n%s",
-		*diffMutantSeed, "mutant", "op", "in op", "total", "request", "time", strings.Join(table, "\n"))
+	t.Logf("requests to detection, seed %d, corpus %v (op that found it; in that op, trap-corpus and generated requests; in total over the ops so far; bytes of the shrunk request; by corpus or generator):\n%-34s %-15s %6s %5s %6s %8s %-9s %s\n%s",
+		*diffMutantSeed, !*diffNoCorpus, "mutant", "op", "corpus", "gen", "total", "request", "by", "time", strings.Join(table, "\n"))
 }
 
 // diffMutant runs the ops against one mutant until one differs and returns its table row.
@@ -78,11 +79,15 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 			if op == protocol.OpHostSend && !c.Supports(protocol.FeatureHost) {
 				continue
 			}
-			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: *diffShrinkTime})
+			res := differential.Run(context.Background(), c, ref, differential.Options{Ops: []string{op}, Checks: 1000, Seed: *diffMutantSeed, ShrinkTime: *diffShrinkTime, NoCorpus: *diffNoCorpus})
 			o := res.Ops[0]
-			total += o.Requests
+			total += o.Corpus + o.Requests
 			if o.Transport != "" {
-				found = fmt.Sprintf("%-15s %5d %6d %8s", op, o.Requests, total, "-")
+				by := "generator"
+				if o.Requests == 0 {
+					by = "corpus"
+				}
+				found = fmt.Sprintf("%-15s %6d %5d %6d %8s %-9s", op, o.Corpus, o.Requests, total, "-", by)
 				break
 			}
 			if d := o.Difference; d != nil {
@@ -101,7 +106,11 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 						t.Errorf("%s: the fixture %s does not %s against %s: %v %+v", m.name, d.FileName(), side.want, side.c.Hello.Name, err, rs)
 					}
 				}
-				found = fmt.Sprintf("%-15s %5d %6d %8d", op, o.Requests, total, len(d.Request.Line()))
+				by := "generator"
+				if d.Source != "" {
+					by = "corpus"
+				}
+				found = fmt.Sprintf("%-15s %6d %5d %6d %8d %-9s", op, o.Corpus, o.Requests, total, len(d.Request.Line()), by)
 				if *diffShowRequests {
 					t.Logf("shrunk request: %s", d.Request.Line())
 				}
@@ -110,7 +119,7 @@ func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 		}
 		if found == "" {
 			t.Errorf("SURVIVED %s (%s): no difference in %d requests", m.name, m.mistake, total)
-			found = fmt.Sprintf("%-15s %5s %6d %8s", "-", "-", total, "-")
+			found = fmt.Sprintf("%-15s %6s %5s %6d %8s %-9s", "-", "-", "-", total, "-", "-")
 		}
 		return fmt.Sprintf("%-34s %s  %s", m.name, found, time.Since(start).Round(10*time.Millisecond))
 	}
