@@ -33,10 +33,11 @@ request to a minimal one, prints both answers and a go-cmp diff (-B +A), and wri
 as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
 trust on the --against side. "reference" names the embedded reference on either side.
 
-Before it generates, each op replays the trap corpus: the inputs of the fixture cases built
-for a porting trap (fixtures/traps-*.yaml, spec/porting-traps.md), where one language's
-default parts from JavaScript's. They are the same on every seed, so a port that trips a
-catalogued trap is always found; a difference there names the trap.
+Before it generates, each op replays the fixture corpus: the inputs of the kit's fixture
+cases, among them those built for a porting trap (fixtures/traps-*.yaml,
+spec/porting-traps.md), where one language's default parts from JavaScript's. They are the
+same on every seed, so diff is never weaker than the fixtures and a port that trips a
+catalogued trap is always found; a difference there names its case and trap.
 
 Requests either side answers ADAPTER_UNSUPPORTED are not compared; each op shows a few of
 them, grouped by side and message, shrunk to the smallest. At the end, the state coverage:
@@ -58,7 +59,7 @@ Flags:
   --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8; the embedded
                         reference behaves as P (pass the same to a command adapter yourself)
   --lone-surrogates M   auto (when both sides declare the feature), always or never
-  --no-corpus           generated requests only: skip the trap corpus each op replays first
+  --no-corpus           generated requests only: skip the fixture corpus each op replays first
 
 A fixture file is named diff-<op>-<fault>-<hash>.yaml (fault: result, code, reads or outcome);
 its header comment holds both answers and the seed. Every difference is checked: the written
@@ -269,7 +270,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	la, _ := d.A.Line()
 	lb, _ := d.B.Line()
 	if d.Source != "" {
-		fmt.Fprintf(w, "  found on the trap corpus: %s\n", d.Source)
+		fmt.Fprintf(w, "  found on the fixture corpus: %s\n", d.Source)
 		for _, id := range d.Traps {
 			fmt.Fprintf(w, "  trap: %s\n", conformance.TrapHint(id))
 		}

@@ -71,7 +71,7 @@ func TestDiffExitCodes(t *testing.T) {
 	}
 	c := files[0].Cases[0]
 	id, _ := c.Args.Get("sessionId")
-	// A difference found on the trap corpus is that fixture case's input (small by
+	// A difference found on the fixture corpus is that fixture case's input (small by
 	// construction); a generated one is shrunk to a few units.
 	if s, _ := id.(string); len(c.Traps) == 0 && len(jsstring.UTF16(s)) > 4 || !strings.ContainsAny(s, "<>&'\u2028\u2029") || c.Args.Len() != 1 {
 		t.Errorf("fixture request not shrunk: %v", c.Args)

@@ -26,7 +26,7 @@ type ChunkPart struct {
 // (fixtures/traps-case.yaml, traps-sigma.yaml): input i is the same request with the i-th
 // part of each. It returns nil when the case is not chunked. Both the fixture runner (to
 // name the first differing input of a failing case) and diff (to shrink a difference found
-// on the trap corpus) read chunks through it.
+// on the fixture corpus) read chunks through it.
 func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
 	if op != protocol.OpCandidates || args == nil {
 		return nil

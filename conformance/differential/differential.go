@@ -67,7 +67,7 @@ type Options struct {
 	// Profile is the contract release the run is for (recorded in fixtures of
 	// profile-dependent ops); empty means protocol.Spec.
 	Profile string
-	// NoCorpus leaves out the trap corpus (gen.Corpus) that each op replays before it
+	// NoCorpus leaves out the fixture corpus (gen.Corpus) that each op replays before it
 	// generates requests: the run then measures the generators alone.
 	NoCorpus bool
 	// Progress, when set, is called with each op's result as it finishes.
@@ -85,7 +85,7 @@ type Result struct {
 // OpResult is the outcome for one op.
 type OpResult struct {
 	Op string
-	// Corpus is the number of trap-corpus requests (gen.Corpus) both sides answered and that
+	// Corpus is the number of fixture-corpus requests (gen.Corpus) both sides answered and that
 	// were compared, up to and including the first one that differed.
 	Corpus int
 	// Requests is the number of generated requests both sides answered and that were
@@ -152,8 +152,9 @@ type Difference struct {
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
 	// codes), "reads" (same code, other reads), or "outcome" (one succeeded, one failed).
 	Fault string
-	// Source is empty for a generated request (shrunk by rapid); for a trap-corpus request
-	// it names the fixture case (and the input of a chunked case) and Traps its traps.
+	// Source is empty for a generated request (shrunk by rapid); for a fixture-corpus
+	// request it names the fixture case (and the input of a chunked case), Traps its porting
+	// traps and Requirements its spec ids.
 	Source       string
 	Traps        []string
 	Requirements []string
@@ -276,7 +277,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 	return or
 }
 
-// replayCorpus sends op's trap-corpus requests to both sides in fixture order and returns
+// replayCorpus sends op's fixture-corpus requests to both sides in fixture order and returns
 // the first difference, narrowed to the first differing input when the case is chunked
 // (cases.ChunkParts): the corpus cases are small already, so this is their shrinking.
 func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, profile string, or *OpResult, groups *unsupportedGroups) (d *Difference) {
@@ -429,7 +430,10 @@ func (d *Difference) Marshal(profile, nameA, nameB string, seed uint64) (data []
 	lb, _ := d.B.Line()
 	origin := "the request is the minimal one rapid shrank to."
 	if d.Source != "" {
-		origin = fmt.Sprintf("the request is from the trap corpus: %s (%s).", d.Source, strings.Join(d.Traps, ", "))
+		origin = "the request is fixture " + d.Source + "."
+		if len(d.Traps) > 0 {
+			origin = fmt.Sprintf("the request is fixture %s (%s).", d.Source, strings.Join(d.Traps, ", "))
+		}
 	}
 	header := fmt.Sprintf(`Found by conformance-runner diff (seed %d, profile %s).
 want is B's answer; %s

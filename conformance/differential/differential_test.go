@@ -32,7 +32,7 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 	var progress []string
 	res := differential.Run(context.Background(), bug, ref, differential.Options{
 		Ops: []string{protocol.OpURIEncode, protocol.OpURIDecode}, Checks: 300, Seed: 7,
-		NoCorpus: true, // the generators and rapid's shrinking, not the trap corpus (below)
+		NoCorpus: true, // the generators and rapid's shrinking, not the fixture corpus (below)
 		Progress: func(o differential.OpResult) { progress = append(progress, o.Op) },
 	})
 	if strings.Join(progress, ",") != "uri.encode,uri.decode" {
@@ -89,7 +89,7 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 	}
 }
 
-// The same port is found on the trap corpus before anything is generated, whatever the
+// The same port is found on the fixture corpus before anything is generated, whatever the
 // seed: the difference names its fixture case and traps, and its fixture carries them.
 func TestCorpusFindsTrapWhateverTheSeed(t *testing.T) {
 	bug := connect(t, []string{buildBuggy(t)})
@@ -99,7 +99,7 @@ func TestCorpusFindsTrapWhateverTheSeed(t *testing.T) {
 		o := res.Ops[0]
 		d := o.Difference
 		if d == nil || d.Source == "" || len(d.Traps) == 0 || o.Requests != 0 || o.Corpus == 0 {
-			t.Fatalf("seed %d: want a difference on the trap corpus before any generated request, got %+v", seed, o)
+			t.Fatalf("seed %d: want a difference on the fixture corpus before any generated request, got %+v", seed, o)
 		}
 		if !strings.HasPrefix(d.Source, "traps-uri-encode/") {
 			t.Errorf("source %q, want a case of traps-uri-encode", d.Source)
@@ -109,7 +109,7 @@ func TestCorpusFindsTrapWhateverTheSeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		f, err := cases.Parse(d.FileName(), data)
-		if err != nil || len(f.Cases) != 1 || len(f.Cases[0].Traps) == 0 || !strings.Contains(string(data), "from the trap corpus: "+d.Source) {
+		if err != nil || len(f.Cases) != 1 || len(f.Cases[0].Traps) == 0 || !strings.Contains(string(data), "the request is fixture "+d.Source) {
 			t.Fatalf("fixture %v %+v\n%s", err, f, data)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
-// CorpusRequest is one request of the trap corpus and the fixture case it comes from.
+// CorpusRequest is one request of the fixture corpus and the fixture case it comes from.
 type CorpusRequest struct {
 	Request protocol.Request
 	// Source is the fixture case's full name (file/case), Traps the traps it is built for
@@ -26,11 +26,12 @@ type corpusEntry struct {
 	profiles       []string
 }
 
-// corpus holds, per op, the requests of the fixture cases built for a porting trap
-// (fixtures/traps-*.yaml, spec/porting-traps.md): the inputs where one language's default
-// differs from JavaScript's, exhaustive where the set is finite (every code point whose
-// lowercase the contract changes, every Cased or Case_Ignorable one in the final-sigma
-// contexts, every whitespace candidate). They are read once per process.
+// corpus holds, per op, the requests of the kit's fixture cases (fixtures/*.yaml), read once
+// per process. Among them are the cases built for a porting trap (fixtures/traps-*.yaml,
+// spec/porting-traps.md): the inputs where one language's default differs from
+// JavaScript's, exhaustive where the set is finite (every code point whose lowercase the
+// contract changes, every Cased or Case_Ignorable one in the final-sigma contexts, every
+// whitespace candidate); the others hold each requirement's boundary cases.
 var corpus = sync.OnceValue(func() map[string][]corpusEntry {
 	out := map[string][]corpusEntry{}
 	files, err := cases.Load(fixtures.FS)
@@ -39,9 +40,6 @@ var corpus = sync.OnceValue(func() map[string][]corpusEntry {
 	}
 	for _, f := range files {
 		for _, c := range f.Cases {
-			if len(c.Traps) == 0 {
-				continue
-			}
 			out[f.Op] = append(out[f.Op], corpusEntry{
 				CorpusRequest: CorpusRequest{
 					Request:      protocol.Request{Op: f.Op, Args: c.Args},
@@ -57,11 +55,12 @@ var corpus = sync.OnceValue(func() map[string][]corpusEntry {
 	return out
 })
 
-// Corpus returns, in fixture order, the trap corpus's requests for op that apply under
+// Corpus returns, in fixture order, the fixture corpus's requests for op that apply under
 // profile ("" is the default release) and that o allows (no lone surrogates unless
-// o.LoneSurrogates). diff replays them before it generates requests, so a port that trips a
-// catalogued trap is found on the trap's telling inputs whatever the seed; each request is a
-// copy the caller may keep.
+// o.LoneSurrogates). diff replays them before it generates requests, as a fuzzer starts
+// from its seed corpus: whatever the seed, it is never weaker than the fixtures, and a port
+// that trips a catalogued trap is found on the trap's telling inputs. Each request is a copy
+// the caller may keep.
 func Corpus(op string, o Options, profile string) []CorpusRequest {
 	var out []CorpusRequest
 	for _, e := range corpus()[op] {

@@ -18,7 +18,7 @@ var (
 	diffMutants      = flag.Bool("diffmutants", false, "run TestDiffFindsEveryMutant: diff's engine against every mutant (a few minutes)")
 	diffMutantSeed   = flag.Uint64("diffmutants.seed", 1, "rapid seed of TestDiffFindsEveryMutant")
 	diffShowRequests = flag.Bool("diffmutants.requests", false, "log each shrunk request TestDiffFindsEveryMutant finds")
-	diffNoCorpus     = flag.Bool("diffmutants.nocorpus", false, "TestDiffFindsEveryMutant without the trap corpus: the generators alone")
+	diffNoCorpus     = flag.Bool("diffmutants.nocorpus", false, "TestDiffFindsEveryMutant without the fixture corpus: the generators alone")
 	diffShrinkTime   = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
 )
 
