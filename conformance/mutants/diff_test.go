@@ -30,7 +30,14 @@ type timeoutHandler struct {
 	d time.Duration
 }
 
+// WireNumbers passes numbers on as their wire text; Handle reads them as doubles for a
+// mutant that does not want the text, as adapter.InProcess would.
+func (timeoutHandler) WireNumbers() {}
+
 func (th timeoutHandler) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if _, raw := th.h.(adapter.WireNumbers); !raw {
+		req = req.Plain()
+	}
 	ctx, cancel := context.WithTimeout(ctx, th.d)
 	defer cancel()
 	ch := make(chan protocol.Response, 1)
