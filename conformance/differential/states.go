@@ -108,6 +108,7 @@ func Classify(req protocol.Request, b protocol.Response) (states []string) {
 			states = nil
 		}
 	}()
+	req = req.Plain() // a number written as wire text ("2.0") is the double it reads as
 	s := stateSet{}
 	switch req.Op {
 	case protocol.OpMentionParse:

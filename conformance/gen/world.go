@@ -193,12 +193,16 @@ func upper(s string) string {
 	return string(out)
 }
 
-// Limit draws a candidate limit, valid or not.
+// Limit draws a candidate limit, valid or not. Some integers are written as other JSON
+// texts ("2.0", "1e1", "-0"): JSON.parse reads them as the same doubles, where a port's
+// reader may see floats (spec/porting-traps.md, TRAP-TYPE-INTEGRAL-FLOAT).
 func Limit(t *rapid.T, label string) any {
-	return rapid.SampledFrom([]any{1.0, 2.0, 3.0, 50.0, 0.0, -1.0, 2.5, "3", nil, 1e300, float64(1 << 53), true}).Draw(t, label)
+	return rapid.SampledFrom([]any{1.0, 2.0, 3.0, 50.0, 0.0, -1.0, 2.5, "3", nil, 1e300, float64(1 << 53), true,
+		jsjson.Number("2.0"), jsjson.Number("1e1"), jsjson.Number("-0"), jsjson.Number("0.5e1")}).Draw(t, label)
 }
 
-// Config draws a configuration object whose keys may be absent, null, valid or invalid.
+// Config draws a configuration object whose keys may be absent, null, valid or invalid, some
+// numbers written as other JSON texts for the same double ("2.0", "1E0", "-0.0").
 func Config(t *rapid.T, label string) any {
 	if rapid.IntRange(0, 12).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "x", 3.0, []any{}}).Draw(t, label+".odd")
@@ -212,7 +216,8 @@ func Config(t *rapid.T, label string) any {
 		case 3:
 			c.Set(k, nil)
 		case 4:
-			c.Set(k, rapid.SampledFrom([]any{0.0, -1.0, 2.5, "3", true, 4.0, 1e300, float64(1<<53 - 1), float64(1 << 53)}).Draw(t, label+".bad"))
+			c.Set(k, rapid.SampledFrom([]any{0.0, -1.0, 2.5, "3", true, 4.0, 1e300, float64(1<<53 - 1), float64(1 << 53),
+				jsjson.Number("2.0"), jsjson.Number("1E0"), jsjson.Number("-0.0"), jsjson.Number("3.00")}).Draw(t, label+".bad"))
 		default:
 			c.Set(k, float64(rapid.IntRange(1, 3).Draw(t, label+".good")))
 		}
