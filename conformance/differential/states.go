@@ -15,6 +15,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -290,8 +291,8 @@ func isWord(r rune) bool {
 }
 
 // worldOf reads the request's world and agent, or returns ok=false.
-func worldOf(req protocol.Request) (w *sessionquery.World, agentID string, agentCWD *string, ok bool) {
-	w, err := sessionquery.WorldFromValue(argValue(req, "world"))
+func worldOf(req protocol.Request) (w *sessionquerytest.World, agentID string, agentCWD *string, ok bool) {
+	w, err := sessionquerytest.WorldFromValue(argValue(req, "world"))
 	if err != nil {
 		return nil, "", nil, false
 	}
@@ -536,7 +537,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	}
 	var rendered []func()
 	for _, id := range order {
-		var ws *sessionquery.WorldSession
+		var ws *sessionquerytest.WorldSession
 		for i := range w.Sessions {
 			if w.Sessions[i].Header.ID == id {
 				ws = &w.Sessions[i]

@@ -12,15 +12,17 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-func world(t testing.TB, doc string) *sessionquery.World {
+// world is the world document doc, its calls recorded.
+func world(t testing.TB, doc string) *sessionquerytest.Recorder {
 	t.Helper()
-	w, err := sessionquery.ParseWorld(doc)
+	w, err := sessionquerytest.ParseWorld(doc)
 	if err != nil {
 		t.Fatalf("world: %v", err)
 	}
-	return w
+	return &sessionquerytest.Recorder{Querier: w}
 }
 
 func newService(t testing.TB, q sessionquery.Querier, cfg service.Config) *service.Service {
@@ -200,7 +202,7 @@ func TestListCandidatesFailures(t *testing.T) {
 
 // A querier whose title read blocks until the context ends: cancellation during the title
 // read ends the call with CANCELLED.
-type blockingTitles struct{ *sessionquery.World }
+type blockingTitles struct{ sessionquery.Querier }
 
 func (b blockingTitles) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
 	<-ctx.Done()
