@@ -77,8 +77,6 @@ func badRequest(format string, args ...any) error {
 	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
 }
 
-func typeError(msg string) error { return &service.TypeError{Msg: msg} }
-
 func (r *Reference) spec() string {
 	if r.Profile == "" {
 		return protocol.Spec
@@ -87,9 +85,9 @@ func (r *Reference) spec() string {
 }
 
 func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, error) {
-	arg := func(k string) service.Arg {
+	arg := func(k string) jsjson.Arg {
 		v, ok := req.Arg(k)
-		return service.Arg{Set: ok, Value: v}
+		return jsjson.Arg{Set: ok, Value: v}
 	}
 	switch req.Op {
 	case protocol.OpHello:
@@ -106,52 +104,27 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 		return r.defineWorld(req)
 
 	case protocol.OpURIEncode:
-		return encodeValue(arg("sessionId"))
+		return uri.EncodeValue(arg("sessionId"))
 
 	case protocol.OpURIDecode:
-		s, ok := arg("uri").Value.(string)
-		if !ok {
-			return nil, typeError("uri.startsWith is not a function")
-		}
-		return uri.Decode(s)
+		return uri.DecodeValue(arg("uri"))
 
 	case protocol.OpMentionFormat:
-		id, label := arg("sessionId"), arg("label")
-		shown := label
-		if !label.Set || label.Value == nil {
-			shown = id
-		}
-		s, ok := shown.Value.(string)
-		if !ok {
-			return nil, typeError("label.replace is not a function")
-		}
-		enc, err := encodeValue(id)
-		if err != nil {
-			return nil, err
-		}
-		return "@[" + mention.EscapeLabel(s) + "](" + enc + ")", nil
+		return mention.FormatValue(arg("sessionId"), arg("label"))
 
 	case protocol.OpMentionParse:
-		s, ok := arg("text").Value.(string)
-		if !ok {
-			return nil, typeError("text.replace is not a function")
-		}
-		p, err := mention.Parse(s)
+		p, err := mention.ParseValue(arg("text"))
 		if err != nil {
 			return nil, err
 		}
-		refs := make([]any, len(p.References))
-		for i, ref := range p.References {
-			refs[i] = jsjson.NewObject().Set("sessionId", ref.SessionID).Set("label", ref.Label)
-		}
-		return jsjson.NewObject().Set("text", p.Text).Set("references", refs), nil
+		return p.Value(), nil
 
 	case protocol.OpConfig:
 		c, err := service.ConfigFromValue(arg("config"))
 		if err != nil {
 			return nil, err
 		}
-		return configValue(c), nil
+		return c.Value(), nil
 
 	case protocol.OpCandidates:
 		return r.candidates(ctx, req, arg)
@@ -163,25 +136,6 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 		return r.hostSend(ctx, req, arg)
 	}
 	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported op %s", jsjson.Quote(req.Op))}
-}
-
-// encodeValue is encodeSessionReferenceUri over any JavaScript value: JSON.stringify of
-// undefined is undefined, which Buffer.from rejects.
-func encodeValue(a service.Arg) (string, error) {
-	if !a.Set {
-		return "", typeError(`the first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received undefined`)
-	}
-	b, err := jsjson.Marshal(a.Value)
-	if err != nil {
-		return "", badRequest("%v", err)
-	}
-	return uri.EncodeJSON(b), nil
-}
-
-func configValue(c service.Config) *jsjson.Object {
-	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
-		Set("candidateLimit", float64(c.CandidateLimit)).
-		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
 }
 
 // defineWorld is world.define {key, world} → {key}: the world is checked and parsed once,
@@ -242,7 +196,7 @@ func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 
 // setup reads world, agent and cancel, and returns the service, its session query and the
 // context.
-func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (*service.Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
+func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (*service.Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
 	wv, ok := req.Arg("world")
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
@@ -308,7 +262,7 @@ func atCall(req protocol.Request) bool {
 	return c == protocol.CancelAtCall
 }
 
-func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
@@ -337,7 +291,7 @@ func candidatesAnswer(q *query, cands []service.Candidate, err error) (any, erro
 	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(q.TitleReads())), nil
 }
 
-func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
@@ -413,7 +367,7 @@ func anyStrings(s []string) []any {
 // hostSend: {world, agent, running, text, config?, mutations?} → {log, replay}. The message is
 // sent to the target (idle, or running and then stepped), the source sessions are mutated as
 // listed, and the target's log is read before and after the mutations.
-func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
+func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
@@ -473,7 +427,7 @@ func entries(es []host.Entry) []any {
 
 // applyMutations changes source sessions after a send: {op:"append", sessionId, events},
 // {op:"compact", sessionId, summary}, {op:"delete", sessionId}.
-func applyMutations(w *sessionquerytest.World, a service.Arg) error {
+func applyMutations(w *sessionquerytest.World, a jsjson.Arg) error {
 	if !a.Set {
 		return nil
 	}

@@ -158,7 +158,7 @@ func (a *Typed) handle(ctx context.Context, req protocol.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return configValue(svc.Config()), nil
+		return svc.Config().Value(), nil
 	case protocol.OpCandidates:
 		return a.candidates(ctx, req)
 	case protocol.OpPrepare:

@@ -462,7 +462,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	code := errCode(b)
 	cancel := argValue(req, "cancel")
 	cfgV, cfgSet := req.Arg("config")
-	cfg, cfgErr := service.ConfigFromValue(service.Arg{Set: cfgSet, Value: cfgV})
+	cfg, cfgErr := service.ConfigFromValue(jsjson.Arg{Set: cfgSet, Value: cfgV})
 	present := map[string]bool{}
 	if cfgErr != nil {
 		// The other errors are judged under the keys that are valid on their own.
@@ -472,11 +472,11 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 			valid := jsjson.NewObject()
 			for _, k := range o.Keys() {
 				v, _ := o.Get(k)
-				if _, err := service.ConfigFromValue(service.Given(jsjson.NewObject().Set(k, v))); err == nil {
+				if _, err := service.ConfigFromValue(jsjson.Given(jsjson.NewObject().Set(k, v))); err == nil {
 					valid.Set(k, v)
 				}
 			}
-			if c, err := service.ConfigFromValue(service.Given(valid)); err == nil {
+			if c, err := service.ConfigFromValue(jsjson.Given(valid)); err == nil {
 				cfg = c
 			}
 		}

@@ -108,8 +108,8 @@ func TestListCandidatesLimit(t *testing.T) {
 	if len(got) != 6 {
 		t.Errorf("limit above count: %d", len(got))
 	}
-	for _, lim := range []service.Arg{service.Given(0.0), service.Given(-1.0), service.Given(1.5), service.Given(9007199254740992.0), service.Given("5"), service.Given(nil)} {
-		_, err := s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Arg{}, lim)
+	for _, lim := range []jsjson.Arg{jsjson.Given(0.0), jsjson.Given(-1.0), jsjson.Given(1.5), jsjson.Given(9007199254740992.0), jsjson.Given("5"), jsjson.Given(nil)} {
+		_, err := s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Arg{}, lim)
 		if !errors.Is(err, errcode.InvalidReference) || err.Error() != "candidate limit must be a positive safe integer" {
 			t.Errorf("limit %#v: %v; want INVALID_REFERENCE", lim.Value, err)
 		}
@@ -119,12 +119,12 @@ func TestListCandidatesLimit(t *testing.T) {
 	}
 	// The limit is checked before the query's type, and before any call.
 	before := len(w.TitleReads())
-	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Given(5.0), service.Given(0.0))
+	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Given(5.0), jsjson.Given(0.0))
 	if !errors.Is(err, errcode.InvalidReference) || len(w.TitleReads()) != before {
 		t.Errorf("limit before query: %v", err)
 	}
-	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Given(nil), service.Arg{})
-	var te *service.TypeError
+	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Given(nil), jsjson.Arg{})
+	var te *errcode.TypeError
 	if !errors.As(err, &te) {
 		t.Errorf("null query: %v; want a TypeError", err)
 	}
@@ -187,7 +187,7 @@ func TestListCandidatesFailures(t *testing.T) {
 	w = world(t, `{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"a","createdAt":2}},{"header":{"id":"b","createdAt":3}}]}`)
 	s = newService(t, w, service.Config{})
 	_, err = s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", 0)
-	var te *service.TypeError
+	var te *errcode.TypeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "status") {
 		t.Errorf("duplicate ids: %v; want a TypeError", err)
 	}

@@ -71,7 +71,7 @@ func TestNormalizeReferencesValue(t *testing.T) {
 					t.Fatalf("= %v, %v; want %s", got, err, tt.code)
 				}
 			case tt.want == nil && tt.refs != `[]` && tt.refs != `""`:
-				var te *service.TypeError
+				var te *errcode.TypeError
 				if !errors.As(err, &te) || errcode.Of(err) != "" {
 					t.Fatalf("= %v, %v; want a TypeError", got, err)
 				}

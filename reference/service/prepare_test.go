@@ -320,7 +320,7 @@ func TestPrepareValueShapes(t *testing.T) {
 		t.Errorf("invalid after too many: %v", err)
 	}
 	_, err = s.PrepareValue(context.Background(), me, nil, nil)
-	var te *service.TypeError
+	var te *errcode.TypeError
 	if !errors.As(err, &te) {
 		t.Errorf("null references: %v", err)
 	}

@@ -36,7 +36,7 @@ func New(q sessionquery.Querier, cfg Config) (*Service, error) {
 
 // NewFromValue returns a service configured by a JavaScript constructor argument; see
 // ConfigFromValue.
-func NewFromValue(q sessionquery.Querier, cfg Arg) (*Service, error) {
+func NewFromValue(q sessionquery.Querier, cfg jsjson.Arg) (*Service, error) {
 	eff, err := ConfigFromValue(cfg)
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (s *Service) ListCandidates(ctx context.Context, agent Agent, query string,
 // unset limit is the configured one, and a set value of the wrong type fails as the seed does
 // (a limit that is not a positive safe integer: SESSION_REFERENCE_INVALID_REFERENCE; a query
 // that is not a string: a TypeError).
-func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, limit Arg) ([]Candidate, error) {
+func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, limit jsjson.Arg) ([]Candidate, error) {
 	lim := s.cfg.CandidateLimit
 	if limit.Set {
 		n, ok := SafeInteger(limit.Value)
