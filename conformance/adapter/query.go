@@ -130,6 +130,7 @@ func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), er
 	return nil, ctx.Err()
 }
 
+// ListSessions lists through Querier unless it is the call held.
 func (h *holdQuerier) ListSessions(ctx context.Context) ([]sessionquery.Record, error) {
 	end, err := h.begin(ctx, nil)
 	if err != nil {
@@ -139,6 +140,7 @@ func (h *holdQuerier) ListSessions(ctx context.Context) ([]sessionquery.Record, 
 	return h.Querier.ListSessions(ctx)
 }
 
+// ReadTitleSnapshots reads through Querier unless it is the call held.
 func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
 	end, err := h.begin(ctx, nil)
 	if err != nil {
@@ -148,6 +150,7 @@ func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]s
 	return h.Querier.ReadTitleSnapshots(ctx, ids)
 }
 
+// ReadSurface reads through Querier unless it is the call held.
 func (h *holdQuerier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
 	end, err := h.begin(ctx, &id)
 	if err != nil {
