@@ -114,8 +114,15 @@ func TestListCandidatesLimit(t *testing.T) {
 			t.Errorf("limit %#v: %v; want INVALID_REFERENCE", lim.Value, err)
 		}
 	}
-	if _, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", -3); !errors.Is(err, errcode.InvalidReference) {
-		t.Errorf("typed negative limit: %v", err)
+	// The typed form checks the same bounds: negative and past MaxSafeInteger fail, the
+	// largest safe integer is a limit like any other.
+	for _, lim := range []int{-3, service.MaxSafeInteger + 1} {
+		if _, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", lim); !errors.Is(err, errcode.InvalidReference) || err.Error() != "candidate limit must be a positive safe integer" {
+			t.Errorf("typed limit %d: %v", lim, err)
+		}
+	}
+	if got, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", service.MaxSafeInteger); err != nil || len(got) != 6 {
+		t.Errorf("typed limit MaxSafeInteger: %v, %v", ids(got), err)
 	}
 	// The limit is checked before the query's type, and before any call.
 	before := len(w.TitleReads())

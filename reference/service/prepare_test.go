@@ -347,3 +347,36 @@ func TestPrepareRetentionStats(t *testing.T) {
 		t.Errorf("source is %d bytes > 300", len(body))
 	}
 }
+
+// Prepare is NormalizeReferences then PrepareNormalized, byte for byte; PrepareValue the same
+// over JavaScript values.
+func TestPrepareNormalizedSplit(t *testing.T) {
+	s := newService(t, world(t, prepWorld), service.Config{})
+	s.NewID = func() string { return "id" }
+	refs := []service.Input{in("b", "B"), in("a"), in("b", "other")}
+	whole, err := s.Prepare(context.Background(), me, content("x"), refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := service.NormalizeReferences(me.ID, refs, s.Config().MaxReferences)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := s.PrepareNormalized(context.Background(), content("x"), sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, err := s.PrepareValue(context.Background(), me, content("x"), refsJSON(t, `[{"sessionId":"b","label":"B"},{"sessionId":"a"},{"sessionId":"b","label":"other"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustJSON(t, whole.Context.Value(true))
+	for name, p := range map[string]*service.Prepared{"split": split, "value": value} {
+		if got := mustJSON(t, p.Context.Value(true)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+		if mustJSON(t, p.Content) != mustJSON(t, whole.Content) {
+			t.Errorf("%s content %s", name, mustJSON(t, p.Content))
+		}
+	}
+}

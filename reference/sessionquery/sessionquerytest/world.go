@@ -196,7 +196,7 @@ func optString(o *jsjson.Object, key, where string) (*string, error) {
 
 // Clone returns a copy of w that a test may change without changing w: the session list and
 // each surface are copied, the events are shared (a change must replace them, never write
-// into them). The copy costs one allocation per session, whatever the size of the surfaces.
+// into them). The copy costs one allocation per surface, whatever its size.
 func (w *World) Clone() *World {
 	c := &World{ListError: w.ListError, Sessions: slices.Clone(w.Sessions)}
 	for i := range c.Sessions {
