@@ -168,8 +168,8 @@ func (r *Reference) defineWorld(req protocol.Request) (any, error) {
 }
 
 // world reads a request's world: a document, or {"$ref": key} naming a defined one. Every
-// request gets its own World, so the reads it records and the mutations host.send applies
-// never leak into another request.
+// request gets its own World (and its own query, which records the calls), so the mutations
+// host.send applies never leak into another request.
 func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 	key, isRef, err := protocol.WorldRefKey(wv)
 	if err != nil {
