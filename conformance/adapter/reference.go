@@ -17,6 +17,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -38,7 +39,7 @@ type Reference struct {
 	// worlds holds the world.define cache: parsed templates, cloned per request. The mutex
 	// guards it because the runner's in-process caller may leave a timed-out call running.
 	mu     sync.Mutex
-	worlds map[string]*sessionquery.World
+	worlds map[string]*sessionquerytest.World
 }
 
 // Handle answers one request.
@@ -76,8 +77,6 @@ func badRequest(format string, args ...any) error {
 	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
 }
 
-func typeError(msg string) error { return &service.TypeError{Msg: msg} }
-
 func (r *Reference) spec() string {
 	if r.Profile == "" {
 		return protocol.Spec
@@ -86,9 +85,9 @@ func (r *Reference) spec() string {
 }
 
 func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, error) {
-	arg := func(k string) service.Arg {
+	arg := func(k string) jsjson.Arg {
 		v, ok := req.Arg(k)
-		return service.Arg{Set: ok, Value: v}
+		return jsjson.Arg{Set: ok, Value: v}
 	}
 	switch req.Op {
 	case protocol.OpHello:
@@ -105,52 +104,27 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 		return r.defineWorld(req)
 
 	case protocol.OpURIEncode:
-		return encodeValue(arg("sessionId"))
+		return uri.EncodeValue(arg("sessionId"))
 
 	case protocol.OpURIDecode:
-		s, ok := arg("uri").Value.(string)
-		if !ok {
-			return nil, typeError("uri.startsWith is not a function")
-		}
-		return uri.Decode(s)
+		return uri.DecodeValue(arg("uri"))
 
 	case protocol.OpMentionFormat:
-		id, label := arg("sessionId"), arg("label")
-		shown := label
-		if !label.Set || label.Value == nil {
-			shown = id
-		}
-		s, ok := shown.Value.(string)
-		if !ok {
-			return nil, typeError("label.replace is not a function")
-		}
-		enc, err := encodeValue(id)
-		if err != nil {
-			return nil, err
-		}
-		return "@[" + mention.EscapeLabel(s) + "](" + enc + ")", nil
+		return mention.FormatValue(arg("sessionId"), arg("label"))
 
 	case protocol.OpMentionParse:
-		s, ok := arg("text").Value.(string)
-		if !ok {
-			return nil, typeError("text.replace is not a function")
-		}
-		p, err := mention.Parse(s)
+		p, err := mention.ParseValue(arg("text"))
 		if err != nil {
 			return nil, err
 		}
-		refs := make([]any, len(p.References))
-		for i, ref := range p.References {
-			refs[i] = jsjson.NewObject().Set("sessionId", ref.SessionID).Set("label", ref.Label)
-		}
-		return jsjson.NewObject().Set("text", p.Text).Set("references", refs), nil
+		return p.Value(), nil
 
 	case protocol.OpConfig:
 		c, err := service.ConfigFromValue(arg("config"))
 		if err != nil {
 			return nil, err
 		}
-		return configValue(c), nil
+		return c.Value(), nil
 
 	case protocol.OpCandidates:
 		return r.candidates(ctx, req, arg)
@@ -162,25 +136,6 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 		return r.hostSend(ctx, req, arg)
 	}
 	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported op %s", jsjson.Quote(req.Op))}
-}
-
-// encodeValue is encodeSessionReferenceUri over any JavaScript value: JSON.stringify of
-// undefined is undefined, which Buffer.from rejects.
-func encodeValue(a service.Arg) (string, error) {
-	if !a.Set {
-		return "", typeError(`the first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received undefined`)
-	}
-	b, err := jsjson.Marshal(a.Value)
-	if err != nil {
-		return "", badRequest("%v", err)
-	}
-	return uri.EncodeJSON(b), nil
-}
-
-func configValue(c service.Config) *jsjson.Object {
-	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
-		Set("candidateLimit", float64(c.CandidateLimit)).
-		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
 }
 
 // defineWorld is world.define {key, world} → {key}: the world is checked and parsed once,
@@ -199,29 +154,29 @@ func (r *Reference) defineWorld(req protocol.Request) (any, error) {
 	if _, isRef, _ := protocol.WorldRefKey(wv); isRef {
 		return nil, badRequest("world.define: world is a reference, not a document")
 	}
-	w, err := sessionquery.WorldFromValue(wv)
+	w, err := sessionquerytest.WorldFromValue(wv)
 	if err != nil {
 		return nil, badRequest("world.define: %v", err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.worlds == nil {
-		r.worlds = map[string]*sessionquery.World{}
+		r.worlds = map[string]*sessionquerytest.World{}
 	}
 	r.worlds[key] = w
 	return jsjson.NewObject().Set("key", key), nil
 }
 
 // world reads a request's world: a document, or {"$ref": key} naming a defined one. Every
-// request gets its own World, so the reads it records and the mutations host.send applies
-// never leak into another request.
-func (r *Reference) world(wv any) (*sessionquery.World, error) {
+// request gets its own World (and its own query, which records the calls), so the mutations
+// host.send applies never leak into another request.
+func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 	key, isRef, err := protocol.WorldRefKey(wv)
 	if err != nil {
 		return nil, badRequest("world: %v", err)
 	}
 	if !isRef {
-		w, err := sessionquery.WorldFromValue(wv)
+		w, err := sessionquerytest.WorldFromValue(wv)
 		if err != nil {
 			return nil, badRequest("%v", err)
 		}
@@ -233,26 +188,15 @@ func (r *Reference) world(wv any) (*sessionquery.World, error) {
 	if !ok {
 		return nil, badRequest("world: no world defined under %s (world.define it first; a restarted adapter has forgotten its worlds)", jsjson.Quote(key))
 	}
-	return cloneWorld(tmpl), nil
+	// Clone copies what a request may change: the session list (delete) and each surface
+	// (compact replaces its events, append extends them). Events themselves are shared:
+	// nothing writes into them, and append copies before it extends (see applyMutations).
+	return tmpl.Clone(), nil
 }
 
-// cloneWorld copies what a request may change: the session list (delete) and each surface
-// (compact replaces its events, append extends them). Events themselves are shared: nothing
-// writes into them, and append copies before it extends (see applyMutations). The copy costs
-// one allocation per session, whatever the size of the surfaces.
-func cloneWorld(t *sessionquery.World) *sessionquery.World {
-	w := &sessionquery.World{ListError: t.ListError, Sessions: slices.Clone(t.Sessions)}
-	for i := range w.Sessions {
-		if s := w.Sessions[i].Surface; s != nil {
-			c := *s
-			w.Sessions[i].Surface = &c
-		}
-	}
-	return w
-}
-
-// setup reads world, agent and cancel, and returns the service, the world and the context.
-func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (*service.Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
+// setup reads world, agent and cancel, and returns the service, its session query and the
+// context.
+func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (*service.Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
 	wv, ok := req.Arg("world")
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
@@ -265,7 +209,8 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 	if err != nil {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
-	svc, err := service.NewFromValue(world, arg("config"))
+	q := newQuery(world)
+	svc, err := service.NewFromValue(q, arg("config"))
 	if err != nil {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
@@ -282,7 +227,7 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 		cancel()
 		return nil, nil, service.Agent{}, nil, nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported cancel mode %v", c)}
 	}
-	return svc, world, agent, cctx, cancel, nil
+	return svc, q, agent, cctx, cancel, nil
 }
 
 func agentFromValue(req protocol.Request) (service.Agent, error) {
@@ -317,65 +262,69 @@ func atCall(req protocol.Request) bool {
 	return c == protocol.CancelAtCall
 }
 
-func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
+func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
 	if duringRead(req) {
-		world.CancelOnFirstCall(cancel, 0)
+		q.CancelOnFirstCall(cancel, 0)
 	}
 	if atCall(req) {
-		world.CancelInFirstCall(cancel)
+		q.CancelInFirstCall(cancel)
 	}
 	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
+	return candidatesAnswer(q, cands, err)
+}
+
+// candidatesAnswer builds a candidates response: the candidates and the title reads, or the
+// error with the listings made.
+func candidatesAnswer(q *query, cands []service.Candidate, err error) (any, error) {
 	if err != nil {
-		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
+		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(q.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, c := range cands {
 		list[i] = c.Value()
 	}
-	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(world.TitleReads())), nil
+	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(q.TitleReads())), nil
 }
 
-func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
+func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
 	}
 	defer cancel()
-	refs := arg("references")
-	var order []service.Normalized
-	if refs.Set {
-		order, _ = service.NormalizeReferences(agent.ID, refs.Value, svc.Config().MaxReferences)
+	// Normalized once, here, rather than inside PrepareValue: the cancel modes hold the first
+	// source's read and the answer orders the reads by source. An absent references argument
+	// is undefined, which is not iterable, as nil is not.
+	refs, _ := req.Arg("references")
+	order, err := service.NormalizeReferencesValue(agent.ID, refs, svc.Config().MaxReferences)
+	if err != nil {
+		return prepareAnswer(req, q, nil, nil, err)
 	}
 	if duringRead(req) && len(order) > 0 {
-		world.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
+		q.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
 	}
 	if atCall(req) && len(order) > 0 {
-		world.CancelInFirstCall(cancel, order[0].SessionID)
+		q.CancelInFirstCall(cancel, order[0].SessionID)
 	}
-	var p *service.Prepared
-	if !refs.Set {
-		err = typeError("references is not iterable")
-	} else {
-		content, _ := req.Arg("content")
-		p, err = svc.PrepareValue(cctx, agent, content, refs.Value)
-	}
-	return prepareAnswer(req, world, order, p, err)
+	content, _ := req.Arg("content")
+	p, err := svc.PrepareNormalized(cctx, content, order)
+	return prepareAnswer(req, q, order, p, err)
 }
 
 // prepareAnswer builds a prepare's response: the result, or the error with the reads.
-func prepareAnswer(req protocol.Request, world *sessionquery.World, order []service.Normalized, p *service.Prepared, err error) (any, error) {
+func prepareAnswer(req protocol.Request, q *query, order []service.Normalized, p *service.Prepared, err error) (any, error) {
 	// Every read goroutine was started before Prepare awaited any; wait until they all called.
 	// An already-aborted call starts no read, so there is nothing to wait for.
 	started := len(order)
 	if c, _ := req.Arg("cancel"); c == protocol.CancelBefore {
 		started = 0
 	}
-	reads := anyStrings(sortedReads(world.WaitReads(started, time.Second), order))
+	reads := anyStrings(sortedReads(q.WaitReads(started, time.Second), order))
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", reads)}
 	}
@@ -418,8 +367,8 @@ func anyStrings(s []string) []any {
 // hostSend: {world, agent, running, text, config?, mutations?} → {log, replay}. The message is
 // sent to the target (idle, or running and then stepped), the source sessions are mutated as
 // listed, and the target's log is read before and after the mutations.
-func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) service.Arg) (any, error) {
-	svc, world, agent, cctx, cancel, err := r.setup(ctx, req, arg)
+func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +399,7 @@ func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func
 	}
 	t.Step()
 	before := entries(t.Replay())
-	if err := applyMutations(world, arg("mutations")); err != nil {
+	if err := applyMutations(q.World, arg("mutations")); err != nil {
 		return nil, err
 	}
 	after := entries(t.Replay())
@@ -478,7 +427,7 @@ func entries(es []host.Entry) []any {
 
 // applyMutations changes source sessions after a send: {op:"append", sessionId, events},
 // {op:"compact", sessionId, summary}, {op:"delete", sessionId}.
-func applyMutations(w *sessionquery.World, a service.Arg) error {
+func applyMutations(w *sessionquerytest.World, a jsjson.Arg) error {
 	if !a.Set {
 		return nil
 	}
@@ -491,7 +440,7 @@ func applyMutations(w *sessionquery.World, a service.Arg) error {
 		opv, _ := o.Get("op")
 		idv, _ := o.Get("sessionId")
 		id, _ := idv.(string)
-		i := slices.IndexFunc(w.Sessions, func(s sessionquery.WorldSession) bool { return s.Header.ID == id })
+		i := slices.IndexFunc(w.Sessions, func(s sessionquerytest.WorldSession) bool { return s.Header.ID == id })
 		if i < 0 {
 			return badRequest("mutation names unknown session %s", jsjson.Quote(id))
 		}

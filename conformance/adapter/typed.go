@@ -10,6 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -153,11 +154,11 @@ func (a *Typed) handle(ctx context.Context, req protocol.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		svc, err := a.Impl.NewService(&sessionquery.World{}, cfg)
+		svc, err := a.Impl.NewService(&sessionquerytest.World{}, cfg)
 		if err != nil {
 			return nil, err
 		}
-		return configValue(svc.Config()), nil
+		return svc.Config().Value(), nil
 	case protocol.OpCandidates:
 		return a.candidates(ctx, req)
 	case protocol.OpPrepare:
@@ -197,8 +198,8 @@ func typedConfig(req protocol.Request) (service.Config, error) {
 
 // open builds the world, the agent, the service and the context of a candidates or prepare
 // request.
-func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
-	fail := func(err error) (Service, *sessionquery.World, service.Agent, context.Context, context.CancelFunc, error) {
+func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
+	fail := func(err error) (Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
 	wv, ok := req.Arg("world")
@@ -226,12 +227,13 @@ func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *sessi
 		cancel()
 		return fail(&protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported cancel mode %v", c)})
 	}
-	svc, err := a.Impl.NewService(world, cfg)
+	q := newQuery(world)
+	svc, err := a.Impl.NewService(q, cfg)
 	if err != nil {
 		cancel()
 		return fail(err)
 	}
-	return svc, world, agent, cctx, cancel, nil
+	return svc, q, agent, cctx, cancel, nil
 }
 
 func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, error) {
@@ -246,26 +248,19 @@ func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, erro
 	if v, ok := req.Arg("limit"); ok {
 		limit = typedInt(v)
 	}
-	svc, world, agent, cctx, cancel, err := a.open(ctx, req)
+	svc, q, agent, cctx, cancel, err := a.open(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
 	if duringRead(req) {
-		world.CancelOnFirstCall(cancel, 0)
+		q.CancelOnFirstCall(cancel, 0)
 	}
 	if atCall(req) {
-		world.CancelInFirstCall(cancel)
+		q.CancelInFirstCall(cancel)
 	}
 	cands, err := svc.ListCandidates(cctx, agent, query, limit)
-	if err != nil {
-		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(world.Lists()))}
-	}
-	list := make([]any, len(cands))
-	for i, c := range cands {
-		list[i] = c.Value()
-	}
-	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(world.TitleReads())), nil
+	return candidatesAnswer(q, cands, err)
 }
 
 // typedRefs maps the references argument to []service.Input when Go can express it.
@@ -305,34 +300,21 @@ func (a *Typed) prepare(ctx context.Context, req protocol.Request) (any, error) 
 	if err != nil {
 		return nil, noReads(err)
 	}
-	svc, world, agent, cctx, cancel, err := a.open(ctx, req)
+	svc, q, agent, cctx, cancel, err := a.open(ctx, req)
 	if err != nil {
 		return nil, noReads(err)
 	}
 	defer cancel()
-	// The distinct ids in first-mention order: the reads a valid preparation starts.
-	var order []service.Normalized
-	seen := map[string]bool{}
-	for _, r := range refs {
-		if r.SessionID == agent.ID {
-			order = nil
-			break
-		}
-		if !seen[r.SessionID] {
-			seen[r.SessionID] = true
-			order = append(order, service.Normalized{SessionID: r.SessionID})
-		}
-	}
-	if len(order) > svc.Config().MaxReferences {
-		order = nil
-	}
+	// The distinct ids in first-mention order: the reads a valid preparation starts (none
+	// when the references are invalid).
+	order, _ := service.NormalizeReferences(agent.ID, refs, svc.Config().MaxReferences)
 	if duringRead(req) && len(order) > 0 {
-		world.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
+		q.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
 	}
 	if atCall(req) && len(order) > 0 {
-		world.CancelInFirstCall(cancel, order[0].SessionID)
+		q.CancelInFirstCall(cancel, order[0].SessionID)
 	}
 	content, _ := req.Arg("content")
 	p, err := svc.Prepare(cctx, agent, content, refs)
-	return prepareAnswer(req, world, order, p, err)
+	return prepareAnswer(req, q, order, p, err)
 }

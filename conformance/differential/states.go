@@ -15,6 +15,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -291,8 +292,8 @@ func isWord(r rune) bool {
 }
 
 // worldOf reads the request's world and agent, or returns ok=false.
-func worldOf(req protocol.Request) (w *sessionquery.World, agentID string, agentCWD *string, ok bool) {
-	w, err := sessionquery.WorldFromValue(argValue(req, "world"))
+func worldOf(req protocol.Request) (w *sessionquerytest.World, agentID string, agentCWD *string, ok bool) {
+	w, err := sessionquerytest.WorldFromValue(argValue(req, "world"))
 	if err != nil {
 		return nil, "", nil, false
 	}
@@ -462,7 +463,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	code := errCode(b)
 	cancel := argValue(req, "cancel")
 	cfgV, cfgSet := req.Arg("config")
-	cfg, cfgErr := service.ConfigFromValue(service.Arg{Set: cfgSet, Value: cfgV})
+	cfg, cfgErr := service.ConfigFromValue(jsjson.Arg{Set: cfgSet, Value: cfgV})
 	present := map[string]bool{}
 	if cfgErr != nil {
 		// The other errors are judged under the keys that are valid on their own.
@@ -472,11 +473,11 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 			valid := jsjson.NewObject()
 			for _, k := range o.Keys() {
 				v, _ := o.Get(k)
-				if _, err := service.ConfigFromValue(service.Given(jsjson.NewObject().Set(k, v))); err == nil {
+				if _, err := service.ConfigFromValue(jsjson.Given(jsjson.NewObject().Set(k, v))); err == nil {
 					valid.Set(k, v)
 				}
 			}
-			if c, err := service.ConfigFromValue(service.Given(valid)); err == nil {
+			if c, err := service.ConfigFromValue(jsjson.Given(valid)); err == nil {
 				cfg = c
 			}
 		}
@@ -537,7 +538,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	}
 	var rendered []func()
 	for _, id := range order {
-		var ws *sessionquery.WorldSession
+		var ws *sessionquerytest.WorldSession
 		for i := range w.Sessions {
 			if w.Sessions[i].Header.ID == id {
 				ws = &w.Sessions[i]

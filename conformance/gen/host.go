@@ -7,7 +7,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // HostSend draws a host.send request: a world, a target agent idle or running, text that
@@ -47,7 +47,7 @@ func HostSend(t *rapid.T, o Options) protocol.Request {
 }
 
 // hostText draws message text whose mentions mostly name sessions of the world.
-func hostText(t *rapid.T, w *sessionquery.World, agent *jsjson.Object, o Options) string {
+func hostText(t *rapid.T, w *sessionquerytest.World, agent *jsjson.Object, o Options) string {
 	n := rapid.IntRange(0, 4).Draw(t, "textParts")
 	var b jsstring.Builder
 	for i := 0; i < n; i++ {

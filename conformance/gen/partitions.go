@@ -7,6 +7,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // CandidatesDeep draws a candidates request aimed at the listing's partitions: duplicate ids
@@ -15,7 +16,7 @@ import (
 // matches, header fields absent or extra ones null, the agent with and without a cwd (equal to
 // some sessions' or none), and cancellation before and during the listing.
 func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
-	w := &sessionquery.World{}
+	w := &sessionquerytest.World{}
 	n := rapid.IntRange(0, 7).Draw(t, "deep.sessions")
 	base := rapid.SampledFrom([]string{"alpha", "ΣΊΣΥΦΟΣ", "İstanbul", "Ꙋ", "straße", "\U0001e900x", "a😀b", "\U0001e922"}).Draw(t, "deep.base")
 	agentCWD := rapid.SampledFrom([]string{"/repo", "/REPO", "/work/a"}).Draw(t, "deep.agentCwd")
@@ -60,7 +61,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		if rapid.IntRange(0, 3).Draw(t, "deep.extra?") == 0 {
 			h.Extra = jsjson.NewObject().Set("version", 1.0).Set("parentSession", nil).Set("title", nil)
 		}
-		s := sessionquery.WorldSession{Header: h}
+		s := sessionquerytest.WorldSession{Header: h}
 		switch rapid.IntRange(0, 5).Draw(t, "deep.title") {
 		case 0:
 		case 1:
@@ -183,14 +184,14 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			conds[rapid.SampledFrom(prepareConds).Draw(t, "cond")] = true
 		}
 	}
-	w := &sessionquery.World{}
+	w := &sessionquerytest.World{}
 	readable := func(id string, big bool) {
 		events := []any{userMessage(1, []any{textBlock("hello " + id)}, jsjson.NewObject().Set("kind", "user"))}
 		if big {
 			events = append(events, userMessage(2, []any{textBlock(plainText(t, 400, o))}, jsjson.NewObject().Set("kind", "user")))
 		}
 		seq := 1.0
-		w.Sessions = append(w.Sessions, sessionquery.WorldSession{
+		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{
 			Header:  sessionquery.Header{ID: id, CreatedAt: 1},
 			Surface: &sessionquery.Surface{Events: events, CapturedThroughSeq: &seq},
 		})
@@ -228,7 +229,7 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			id = "s-missing"
 		} else {
 			e := "surface read failed"
-			w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: 2}, ReadError: &e})
+			w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: 2}, ReadError: &e})
 		}
 		insert(ref(id))
 	}

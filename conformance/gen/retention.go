@@ -10,6 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // Retention partitions: each names a region of the retention algorithm (the seed's
@@ -74,7 +75,7 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 	if rapid.IntRange(0, 4).Draw(t, "more?") == 0 {
 		n = rapid.IntRange(2, 3).Draw(t, "sources")
 	}
-	w := &sessionquery.World{}
+	w := &sessionquerytest.World{}
 	var refs []any
 	var sizes [][2]int // fixed and full sizes of each source
 	for i := 0; i < n; i++ {
@@ -95,7 +96,7 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 			seq := float64(len(events))
 			surf.CapturedThroughSeq = &seq
 		}
-		w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: h, Surface: &surf})
+		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: h, Surface: &surf})
 		ref := jsjson.NewObject().Set("sessionId", id)
 		label := id
 		if rapid.IntRange(0, 2).Draw(t, "labelled?") == 0 {

@@ -5,15 +5,16 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 var cwdPool = []string{"/work/a", "/work/b", "/WORK/A", "/home/ΣΑΣ", "C:\\dir", ""}
 
 // World draws a world: up to six sessions with distinct ids, optional cwds, titles (or title
 // failures), surfaces (or read failures), and now and then a listing failure.
-func World(t *rapid.T, label string, o Options) *sessionquery.World {
+func World(t *rapid.T, label string, o Options) *sessionquerytest.World {
 	n := rapid.IntRange(0, 6).Draw(t, label+".sessions")
-	w := &sessionquery.World{}
+	w := &sessionquerytest.World{}
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
 		id := ID(t, label+".id", o)
@@ -21,7 +22,7 @@ func World(t *rapid.T, label string, o Options) *sessionquery.World {
 			continue
 		}
 		seen[id] = true
-		s := sessionquery.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: Number(t, label+".createdAt")}}
+		s := sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: Number(t, label+".createdAt")}}
 		if rapid.IntRange(0, 3).Draw(t, label+".cwd?") > 0 {
 			c := rapid.SampledFrom(cwdPool).Draw(t, label+".cwd")
 			if rapid.IntRange(0, 5).Draw(t, label+".cwdHostile?") == 0 {
@@ -148,7 +149,7 @@ func Agent(t *rapid.T, label string, o Options) *jsjson.Object {
 }
 
 // Query draws a candidate query: a piece of an id, title or cwd in another case, or text.
-func Query(t *rapid.T, label string, w *sessionquery.World, o Options) any {
+func Query(t *rapid.T, label string, w *sessionquerytest.World, o Options) any {
 	switch rapid.IntRange(0, 9).Draw(t, label+".kind") {
 	case 0:
 		return ""
@@ -267,7 +268,7 @@ func agentID(agent *jsjson.Object) string {
 // References draws the references argument: ids of the world's sessions, unknown ids, the
 // agent itself, duplicates with other labels, and now and then values of the wrong type;
 // a third of the time, one to three sessions the world can read.
-func References(t *rapid.T, label string, w *sessionquery.World, agent *jsjson.Object, o Options) any {
+func References(t *rapid.T, label string, w *sessionquerytest.World, agent *jsjson.Object, o Options) any {
 	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, jsjson.NewObject()}).Draw(t, label+".odd")
 	}

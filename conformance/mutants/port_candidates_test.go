@@ -158,7 +158,7 @@ func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, q
 	var out []rec
 	for i, r := range inspected {
 		if i >= len(obs) {
-			return nil, &service.TypeError{Msg: "cannot read properties of undefined (reading 'status')"}
+			return nil, &errcode.TypeError{Msg: "cannot read properties of undefined (reading 'status')"}
 		}
 		r.label = r.h.ID
 		if o := obs[i]; o.Err == nil && o.Title != nil && (*o.Title != "" || !s.p.k.emptyTitleFallback) {

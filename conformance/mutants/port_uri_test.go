@@ -9,7 +9,6 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -75,7 +74,7 @@ func (p port) DecodeURI(u string) (string, error) {
 	raw, err := enc.DecodeString(payload)
 	if err == nil && !utf8.Valid(raw) && p.k.trap.utf8Unmapped {
 		// MUTANT: the strict decoder's error escapes unmapped (no contract code)
-		return "", &service.TypeError{Msg: "UnicodeDecodeError: 'utf-8' codec can't decode byte"}
+		return "", &errcode.TypeError{Msg: "UnicodeDecodeError: 'utf-8' codec can't decode byte"}
 	}
 	if err != nil || !utf8.Valid(raw) {
 		return bad()

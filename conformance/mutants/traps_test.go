@@ -22,6 +22,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
@@ -354,12 +355,12 @@ func javaReplacement(tmpl string, g [4]string) (string, error) {
 			b.WriteByte(tmpl[i])
 		case c == '$':
 			if i+1 >= len(tmpl) || tmpl[i+1] < '0' || tmpl[i+1] > '9' {
-				return "", &service.TypeError{Msg: "IllegalArgumentException: Illegal group reference"}
+				return "", &errcode.TypeError{Msg: "IllegalArgumentException: Illegal group reference"}
 			}
 			i++
 			n := int(tmpl[i] - '0')
 			if n > 3 {
-				return "", &service.TypeError{Msg: "IndexOutOfBoundsException: No group " + strconv.Itoa(n)}
+				return "", &errcode.TypeError{Msg: "IndexOutOfBoundsException: No group " + strconv.Itoa(n)}
 			}
 			b.WriteString(g[n])
 		default:
@@ -384,17 +385,17 @@ func pythonReplacement(tmpl string, g [4]string) (string, error) {
 		case e >= '0' && e <= '9':
 			n := int(e - '0')
 			if n > 3 {
-				return "", &service.TypeError{Msg: "re.error: invalid group reference"}
+				return "", &errcode.TypeError{Msg: "re.error: invalid group reference"}
 			}
 			b.WriteString(g[n])
 		case e == 'g':
 			end := strings.IndexByte(tmpl[i:], '>')
 			if i+1 >= len(tmpl) || tmpl[i+1] != '<' || end < 0 {
-				return "", &service.TypeError{Msg: "re.error: missing group name"}
+				return "", &errcode.TypeError{Msg: "re.error: missing group name"}
 			}
 			n, err := strconv.Atoi(tmpl[i+2 : i+end])
 			if err != nil || n > 3 {
-				return "", &service.TypeError{Msg: "re.error: bad group name"}
+				return "", &errcode.TypeError{Msg: "re.error: bad group name"}
 			}
 			b.WriteString(g[n])
 			i += end
@@ -407,7 +408,7 @@ func pythonReplacement(tmpl string, g [4]string) (string, error) {
 		case e == 'r':
 			b.WriteByte('\r')
 		case e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z':
-			return "", &service.TypeError{Msg: "re.error: bad escape"}
+			return "", &errcode.TypeError{Msg: "re.error: bad escape"}
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(e)

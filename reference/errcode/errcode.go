@@ -76,3 +76,12 @@ func Of(err error) Code {
 	}
 	return ""
 }
+
+// TypeError is a failure the seed raises as a JavaScript TypeError or Error rather than a
+// session-reference error, mostly for an argument of the wrong JavaScript type: it carries no
+// contract code (Of returns "", a null code on the wire) and its message is the one the seed's
+// runtime gives.
+type TypeError struct{ Msg string }
+
+// Error implements the error interface.
+func (e *TypeError) Error() string { return e.Msg }

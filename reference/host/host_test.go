@@ -13,7 +13,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 const doc = `{"sessions":[
@@ -22,12 +22,13 @@ const doc = `{"sessions":[
    {"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"original text"}],"source":{"kind":"user"}}}]}},
  {"header":{"id":"bad","createdAt":2},"readError":"gone"}]}`
 
-func setup(t *testing.T, order host.Order) (*host.Host, *sessionquery.World) {
+func setup(t *testing.T, order host.Order) (*host.Host, *sessionquerytest.Recorder) {
 	t.Helper()
-	w, err := sessionquery.ParseWorld(doc)
+	parsed, err := sessionquerytest.ParseWorld(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := &sessionquerytest.Recorder{Querier: parsed}
 	s, err := service.New(w, service.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -157,8 +158,9 @@ func TestReplayImmutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := target.Replay()
-	for i := range w.Sessions {
-		if s := &w.Sessions[i]; s.Header.ID == "a" {
+	world := w.Querier.(*sessionquerytest.World)
+	for i := range world.Sessions {
+		if s := &world.Sessions[i]; s.Header.ID == "a" {
 			ev := s.Surface.Events[0].(*jsjson.Object)
 			data, _ := ev.Get("data")
 			data.(*jsjson.Object).Set("content", []any{jsjson.NewObject().Set("type", "text").Set("text", "CHANGED")})

@@ -5,6 +5,8 @@ package mention
 import (
 	"strings"
 
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
@@ -21,6 +23,15 @@ type Parsed struct {
 	Text string
 	// References are the mentions in order of appearance, duplicates kept.
 	References []Reference
+}
+
+// Value returns the result as the seed returns it: {text, references: [{sessionId, label}…]}.
+func (p Parsed) Value() *jsjson.Object {
+	refs := make([]any, len(p.References))
+	for i, r := range p.References {
+		refs[i] = jsjson.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
+	}
+	return jsjson.NewObject().Set("text", p.Text).Set("references", refs)
 }
 
 // Format returns the mention @[label](uri) with `\` and `]` in the label escaped by a
@@ -212,4 +223,37 @@ func unescape(label []uint16) []uint16 {
 		j++
 	}
 	return out
+}
+
+// FormatValue is Format over JavaScript values: a label that is undefined or null is the
+// session id; the label (or the id standing for it) must then be a string, or FormatValue
+// fails with an *errcode.TypeError as the seed's label.replace call does; the id is encoded
+// as uri.EncodeValue encodes it, whatever its type.
+func FormatValue(sessionID, label jsjson.Arg) (string, error) {
+	shown := label
+	if !label.Set || label.Value == nil {
+		shown = sessionID
+	}
+	s, ok := shown.Value.(string)
+	if !ok {
+		return "", &errcode.TypeError{Msg: "label.replace is not a function"}
+	}
+	if id, ok := sessionID.Value.(string); ok {
+		return Format(id, s), nil
+	}
+	enc, err := uri.EncodeValue(sessionID)
+	if err != nil {
+		return "", err
+	}
+	return "@[" + EscapeLabel(s) + "](" + enc + ")", nil
+}
+
+// ParseValue is Parse over a JavaScript value: one that is not a string fails with an
+// *errcode.TypeError, as the seed's text.replace call does.
+func ParseValue(text jsjson.Arg) (Parsed, error) {
+	s, ok := text.Value.(string)
+	if !ok {
+		return Parsed{}, &errcode.TypeError{Msg: "text.replace is not a function"}
+	}
+	return Parse(s)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // benchTexts are ~120-byte message texts: ASCII, CJK, emoji and JSON-hostile text.
@@ -46,18 +47,18 @@ func benchSurface(id string, n int) *sessionquery.Surface {
 	return &sessionquery.Surface{Session: sessionquery.Header{ID: id, CWD: &cwd}, CapturedThroughSeq: &seq, Events: evs}
 }
 
-func benchWorld(sources int, surf func(id string) *sessionquery.Surface) (*sessionquery.World, []service.Input) {
-	w := &sessionquery.World{}
+func benchWorld(sources int, surf func(id string) *sessionquery.Surface) (*sessionquerytest.World, []service.Input) {
+	w := &sessionquerytest.World{}
 	var refs []service.Input
 	for i := 0; i < sources; i++ {
 		id := fmt.Sprintf("src-%d", i)
-		w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: sessionquery.Header{ID: id}, Surface: surf(id)})
+		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id}, Surface: surf(id)})
 		refs = append(refs, service.Input{SessionID: id})
 	}
 	return w, refs
 }
 
-func runPrepare(b *testing.B, w *sessionquery.World, refs []service.Input) {
+func runPrepare(b *testing.B, w *sessionquerytest.World, refs []service.Input) {
 	s, err := service.New(w, service.Config{})
 	if err != nil {
 		b.Fatal(err)
@@ -100,7 +101,7 @@ func BenchmarkPrepare(b *testing.B) {
 func BenchmarkListCandidates(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
-			w := &sessionquery.World{}
+			w := &sessionquerytest.World{}
 			for i := 0; i < n; i++ {
 				cwd := fmt.Sprintf("/home/user/proj-%d", i%37)
 				// Cut on a rune boundary: a title from JSON is always a whole JavaScript string.
@@ -109,7 +110,7 @@ func BenchmarkListCandidates(b *testing.B) {
 				if i%5 != 0 {
 					h.CWD = &cwd
 				}
-				w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: h, Title: &title})
+				w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: h, Title: &title})
 			}
 			s, err := service.New(w, service.Config{})
 			if err != nil {

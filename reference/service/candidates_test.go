@@ -12,15 +12,17 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-func world(t testing.TB, doc string) *sessionquery.World {
+// world is the world document doc, its calls recorded.
+func world(t testing.TB, doc string) *sessionquerytest.Recorder {
 	t.Helper()
-	w, err := sessionquery.ParseWorld(doc)
+	w, err := sessionquerytest.ParseWorld(doc)
 	if err != nil {
 		t.Fatalf("world: %v", err)
 	}
-	return w
+	return &sessionquerytest.Recorder{Querier: w}
 }
 
 func newService(t testing.TB, q sessionquery.Querier, cfg service.Config) *service.Service {
@@ -106,23 +108,30 @@ func TestListCandidatesLimit(t *testing.T) {
 	if len(got) != 6 {
 		t.Errorf("limit above count: %d", len(got))
 	}
-	for _, lim := range []service.Arg{service.Given(0.0), service.Given(-1.0), service.Given(1.5), service.Given(9007199254740992.0), service.Given("5"), service.Given(nil)} {
-		_, err := s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Arg{}, lim)
+	for _, lim := range []jsjson.Arg{jsjson.Given(0.0), jsjson.Given(-1.0), jsjson.Given(1.5), jsjson.Given(9007199254740992.0), jsjson.Given("5"), jsjson.Given(nil)} {
+		_, err := s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Arg{}, lim)
 		if !errors.Is(err, errcode.InvalidReference) || err.Error() != "candidate limit must be a positive safe integer" {
 			t.Errorf("limit %#v: %v; want INVALID_REFERENCE", lim.Value, err)
 		}
 	}
-	if _, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", -3); !errors.Is(err, errcode.InvalidReference) {
-		t.Errorf("typed negative limit: %v", err)
+	// The typed form checks the same bounds: negative and past MaxSafeInteger fail, the
+	// largest safe integer is a limit like any other.
+	for _, lim := range []int{-3, service.MaxSafeInteger + 1} {
+		if _, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", lim); !errors.Is(err, errcode.InvalidReference) || err.Error() != "candidate limit must be a positive safe integer" {
+			t.Errorf("typed limit %d: %v", lim, err)
+		}
+	}
+	if got, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", service.MaxSafeInteger); err != nil || len(got) != 6 {
+		t.Errorf("typed limit MaxSafeInteger: %v, %v", ids(got), err)
 	}
 	// The limit is checked before the query's type, and before any call.
 	before := len(w.TitleReads())
-	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Given(5.0), service.Given(0.0))
+	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Given(5.0), jsjson.Given(0.0))
 	if !errors.Is(err, errcode.InvalidReference) || len(w.TitleReads()) != before {
 		t.Errorf("limit before query: %v", err)
 	}
-	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, service.Given(nil), service.Arg{})
-	var te *service.TypeError
+	_, err = s.ListCandidatesValue(context.Background(), service.Agent{ID: "me"}, jsjson.Given(nil), jsjson.Arg{})
+	var te *errcode.TypeError
 	if !errors.As(err, &te) {
 		t.Errorf("null query: %v; want a TypeError", err)
 	}
@@ -185,7 +194,7 @@ func TestListCandidatesFailures(t *testing.T) {
 	w = world(t, `{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"a","createdAt":2}},{"header":{"id":"b","createdAt":3}}]}`)
 	s = newService(t, w, service.Config{})
 	_, err = s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", 0)
-	var te *service.TypeError
+	var te *errcode.TypeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "status") {
 		t.Errorf("duplicate ids: %v; want a TypeError", err)
 	}
@@ -200,7 +209,7 @@ func TestListCandidatesFailures(t *testing.T) {
 
 // A querier whose title read blocks until the context ends: cancellation during the title
 // read ends the call with CANCELLED.
-type blockingTitles struct{ *sessionquery.World }
+type blockingTitles struct{ sessionquery.Querier }
 
 func (b blockingTitles) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
 	<-ctx.Done()

@@ -4,8 +4,9 @@
 // SR-CAND-*, SR-PREP-*, SR-PROMPT-*, SR-CANCEL-*).
 //
 // Typed methods serve Go callers. The *Value methods take arguments as JSON values with
-// JavaScript's dynamic typing, so a conformance adapter can pass wrong types through and get
-// the seed's exact outcome.
+// JavaScript's dynamic typing (jsjson.Arg), so a conformance adapter can pass wrong types
+// through and get the seed's exact outcome; they check those types and then run the same code
+// as the typed methods.
 package service
 
 import (
@@ -33,6 +34,14 @@ type Config struct {
 	MaxReferences     int `json:"maxReferences"`
 	CandidateLimit    int `json:"candidateLimit"`
 	MaxReferenceBytes int `json:"maxReferenceBytes"`
+}
+
+// Value returns the configuration as the seed's service.config object: maxReferences,
+// candidateLimit, maxReferenceBytes.
+func (c Config) Value() *jsjson.Object {
+	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
+		Set("candidateLimit", float64(c.CandidateLimit)).
+		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
 }
 
 // DefaultConfig is the configuration with every default.
@@ -74,21 +83,11 @@ func notPositive(name string) error {
 	return errcode.New(errcode.InvalidConfig, "session-reference: "+name+" must be a positive safe integer")
 }
 
-// Arg is an optional argument as JavaScript receives it: Set false is undefined (the key was
-// absent); Set true passes Value, which may be any JSON value, null included.
-type Arg struct {
-	Set   bool
-	Value any
-}
-
-// Given returns a set Arg.
-func Given(v any) Arg { return Arg{Set: true, Value: v} }
-
 // ConfigFromValue builds the effective configuration from a constructor argument with the
 // seed's JavaScript semantics: undefined is {}; null throws a TypeError (a plain error, no
 // contract code); a non-object has no keys; a key that is undefined or null takes its default;
 // any other value must be a number that is a positive safe integer.
-func ConfigFromValue(cfg Arg) (Config, error) {
+func ConfigFromValue(cfg jsjson.Arg) (Config, error) {
 	if cfg.Set && cfg.Value == nil {
 		return Config{}, typeError("cannot read properties of null (reading 'maxReferences')")
 	}
@@ -134,11 +133,4 @@ func SafeInteger(v any) (int, bool) {
 	return int(f), true
 }
 
-// TypeError is a failure the seed raises as a JavaScript TypeError or Error rather than a
-// session-reference error: it carries no contract code (a null code on the wire).
-type TypeError struct{ Msg string }
-
-// Error implements the error interface.
-func (e *TypeError) Error() string { return e.Msg }
-
-func typeError(msg string) error { return &TypeError{Msg: msg} }
+func typeError(msg string) error { return &errcode.TypeError{Msg: msg} }

@@ -65,18 +65,18 @@ func TestConfigFromValue(t *testing.T) {
 	def := service.DefaultConfig
 	ok := []struct {
 		name string
-		arg  service.Arg
+		arg  jsjson.Arg
 		want service.Config
 	}{
-		{"absent", service.Arg{}, def},
-		{"empty object", service.Given(obj()), def},
-		{"null keys", service.Given(obj("maxReferences", nil, "candidateLimit", nil, "maxReferenceBytes", nil)), def},
-		{"string argument has no keys", service.Given("maxReferences"), def},
-		{"number argument", service.Given(5.0), def},
-		{"array argument", service.Given([]any{1.0}), def},
-		{"unknown key ignored", service.Given(obj("maxReferenceByte", -1.0)), def},
-		{"all set", service.Given(obj("maxReferences", 1.0, "candidateLimit", 9007199254740991.0, "maxReferenceBytes", 2.0)), service.Config{1, 1<<53 - 1, 2}},
-		{"float integral", service.Given(obj("maxReferences", 2.0)), service.Config{2, 50, 65536}},
+		{"absent", jsjson.Arg{}, def},
+		{"empty object", jsjson.Given(obj()), def},
+		{"null keys", jsjson.Given(obj("maxReferences", nil, "candidateLimit", nil, "maxReferenceBytes", nil)), def},
+		{"string argument has no keys", jsjson.Given("maxReferences"), def},
+		{"number argument", jsjson.Given(5.0), def},
+		{"array argument", jsjson.Given([]any{1.0}), def},
+		{"unknown key ignored", jsjson.Given(obj("maxReferenceByte", -1.0)), def},
+		{"all set", jsjson.Given(obj("maxReferences", 1.0, "candidateLimit", 9007199254740991.0, "maxReferenceBytes", 2.0)), service.Config{1, 1<<53 - 1, 2}},
+		{"float integral", jsjson.Given(obj("maxReferences", 2.0)), service.Config{2, 50, 65536}},
 	}
 	for _, tt := range ok {
 		got, err := service.ConfigFromValue(tt.arg)
@@ -103,31 +103,31 @@ func TestConfigFromValue(t *testing.T) {
 		{"first bad key named", obj("maxReferenceBytes", 0.0, "candidateLimit", "x", "maxReferences", 2.0), "candidateLimit"},
 	}
 	for _, tt := range bad {
-		_, err := service.ConfigFromValue(service.Given(tt.cfg))
+		_, err := service.ConfigFromValue(jsjson.Given(tt.cfg))
 		want := "session-reference: " + tt.key + " must be a positive safe integer"
 		if !errors.Is(err, errcode.InvalidConfig) || err.Error() != want {
 			t.Errorf("%s: err %v; want INVALID_CONFIG %q", tt.name, err, want)
 		}
 	}
-	_, err := service.ConfigFromValue(service.Given(obj("maxReferences", 4.0)))
+	_, err := service.ConfigFromValue(jsjson.Given(obj("maxReferences", 4.0)))
 	if !errors.Is(err, errcode.InvalidConfig) || err.Error() != "session-reference: maxReferences must not exceed 3" {
 		t.Errorf("maxReferences 4: %v", err)
 	}
 	// maxReferences 4 with another bad key: positivity first.
-	_, err = service.ConfigFromValue(service.Given(obj("maxReferences", 4.0, "candidateLimit", 0.0)))
+	_, err = service.ConfigFromValue(jsjson.Given(obj("maxReferences", 4.0, "candidateLimit", 0.0)))
 	if err == nil || err.Error() != "session-reference: candidateLimit must be a positive safe integer" {
 		t.Errorf("maxReferences 4 + candidateLimit 0: %v", err)
 	}
 	// null: a TypeError, no contract code
-	_, err = service.ConfigFromValue(service.Given(nil))
-	var te *service.TypeError
+	_, err = service.ConfigFromValue(jsjson.Given(nil))
+	var te *errcode.TypeError
 	if !errors.As(err, &te) || errcode.Of(err) != "" {
 		t.Errorf("null config: %v; want a TypeError", err)
 	}
-	if _, err := service.NewFromValue(nil, service.Given(obj("maxReferences", 0.0))); !errors.Is(err, errcode.InvalidConfig) {
+	if _, err := service.NewFromValue(nil, jsjson.Given(obj("maxReferences", 0.0))); !errors.Is(err, errcode.InvalidConfig) {
 		t.Errorf("NewFromValue: %v", err)
 	}
-	if s, err := service.NewFromValue(nil, service.Arg{}); err != nil || s.Config() != def {
+	if s, err := service.NewFromValue(nil, jsjson.Arg{}); err != nil || s.Config() != def {
 		t.Errorf("NewFromValue(undefined): %v", err)
 	}
 }

@@ -6,13 +6,13 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // exampleWorld is a session-query service with two sessions: the target "me" and "plan-1",
 // whose conversation is a user question and an assistant answer.
-func exampleWorld() *sessionquery.World {
-	w, err := sessionquery.ParseWorld(`{"sessions":[
+func exampleWorld() *sessionquerytest.World {
+	w, err := sessionquerytest.ParseWorld(`{"sessions":[
 	  {"header":{"id":"me","cwd":"/repo","createdAt":2}},
 	  {"header":{"id":"plan-1","cwd":"/repo","createdAt":1},"title":"Release plan",
 	   "surface":{"capturedThroughSeq":2,"events":[

@@ -10,7 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // FuzzPrepare prepares random worlds with random budgets. Whatever the input: no panic; a
@@ -23,7 +23,7 @@ func FuzzPrepare(f *testing.F) {
 	f.Add(`{"sessions":[{"header":{"id":"b","createdAt":1},"readError":"boom"}]}`, "b", 65536)
 	f.Add(`{"sessions":[{"header":{"id":"c","createdAt":1},"surface":{"events":[{"type":"weird"}]}}]}`, "c", 100)
 	f.Fuzz(func(t *testing.T, worldJSON, id string, budget int) {
-		world, err := sessionquery.ParseWorld(worldJSON)
+		world, err := sessionquerytest.ParseWorld(worldJSON)
 		if err != nil {
 			return
 		}

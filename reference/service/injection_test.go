@@ -12,6 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // injectionCorpus reads testdata/injection.txt: one attack text per line, with JSON string
@@ -43,7 +44,7 @@ func injectionCorpus(t *testing.T) []string {
 func TestPromptInjectionStaysInData(t *testing.T) {
 	for _, attack := range injectionCorpus(t) {
 		cwd := attack
-		world := &sessionquery.World{Sessions: []sessionquery.WorldSession{{
+		world := &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{{
 			Header: sessionquery.Header{ID: attack, CWD: &cwd, CreatedAt: 1},
 			Surface: &sessionquery.Surface{Events: []any{
 				userEvent(attack), assistantEvent(attack + "\n" + attack),

@@ -20,7 +20,7 @@ func refsJSON(t *testing.T, text string) any {
 	return v
 }
 
-func TestNormalizeReferences(t *testing.T) {
+func TestNormalizeReferencesValue(t *testing.T) {
 	N := func(id, label string) service.Normalized { return service.Normalized{SessionID: id, Label: label} }
 	tests := []struct {
 		name string
@@ -64,14 +64,14 @@ func TestNormalizeReferences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := service.NormalizeReferences("me", refsJSON(t, tt.refs), tt.max)
+			got, err := service.NormalizeReferencesValue("me", refsJSON(t, tt.refs), tt.max)
 			switch {
 			case tt.code != "":
 				if !errors.Is(err, tt.code) {
 					t.Fatalf("= %v, %v; want %s", got, err, tt.code)
 				}
 			case tt.want == nil && tt.refs != `[]` && tt.refs != `""`:
-				var te *service.TypeError
+				var te *errcode.TypeError
 				if !errors.As(err, &te) || errcode.Of(err) != "" {
 					t.Fatalf("= %v, %v; want a TypeError", got, err)
 				}
@@ -88,20 +88,56 @@ func TestNormalizeReferences(t *testing.T) {
 }
 
 func TestNormalizeMessages(t *testing.T) {
-	_, err := service.NormalizeReferences("me\"", refsJSON(t, `[{"sessionId":"me\""}]`), 3)
+	_, err := service.NormalizeReferencesValue("me\"", refsJSON(t, `[{"sessionId":"me\""}]`), 3)
 	if err == nil || err.Error() != `session "me\"" cannot reference itself` {
 		t.Errorf("self message: %v", err)
 	}
-	_, err = service.NormalizeReferences("me", refsJSON(t, `[{"sessionId":"a"},{"sessionId":"b"}]`), 1)
+	_, err = service.NormalizeReferencesValue("me", refsJSON(t, `[{"sessionId":"a"},{"sessionId":"b"}]`), 1)
 	if err == nil || err.Error() != "a message may reference at most 1 sessions" {
 		t.Errorf("too-many message: %v", err)
 	}
-	_, err = service.NormalizeReferences("me", refsJSON(t, `[1]`), 3)
+	_, err = service.NormalizeReferencesValue("me", refsJSON(t, `[1]`), 3)
 	if err == nil || err.Error() != "session reference must be an object" {
 		t.Errorf("object message: %v", err)
 	}
-	_, err = service.NormalizeReferences("me", refsJSON(t, `[{}]`), 3)
+	_, err = service.NormalizeReferencesValue("me", refsJSON(t, `[{}]`), 3)
 	if err == nil || err.Error() != "session reference must contain a string sessionId and optional string label" {
 		t.Errorf("shape message: %v", err)
+	}
+}
+
+// The typed form agrees with the JavaScript one on every reference list Go can express.
+func TestNormalizeReferencesTypedAgrees(t *testing.T) {
+	for _, text := range []string{
+		`[]`,
+		`[{"sessionId":"a"}]`,
+		`[{"sessionId":"b","label":"B1"},{"sessionId":"a"},{"sessionId":"b","label":"B2"},{"sessionId":"a","label":"A"}]`,
+		`[{"sessionId":"","label":""}]`,
+		`[{"sessionId":"a"},{"sessionId":"b"},{"sessionId":"c"},{"sessionId":"a"},{"sessionId":"b"}]`,
+		`[{"sessionId":"a"},{"sessionId":"b"},{"sessionId":"c"},{"sessionId":"d"}]`,
+		`[{"sessionId":"a"},{"sessionId":"me"}]`,
+		`[{"sessionId":"a"},{"sessionId":"b"},{"sessionId":"c"},{"sessionId":"d"},{"sessionId":"me"}]`,
+		`[{"sessionId":"me"},{"sessionId":"me"}]`,
+		`[{"sessionId":"a","label":"x"},{"sessionId":"a"}]`,
+	} {
+		v := refsJSON(t, text)
+		var refs []service.Input
+		for _, e := range v.([]any) {
+			o := e.(*jsjson.Object)
+			idv, _ := o.Get("sessionId")
+			in := service.Input{SessionID: idv.(string)}
+			if lv, ok := o.Get("label"); ok {
+				l := lv.(string)
+				in.Label = &l
+			}
+			refs = append(refs, in)
+		}
+		for _, max := range []int{1, 3} {
+			want, werr := service.NormalizeReferencesValue("me", v, max)
+			got, gerr := service.NormalizeReferences("me", refs, max)
+			if d := cmp.Diff(want, got); d != "" || errcode.Of(werr) != errcode.Of(gerr) || (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+				t.Errorf("%s max %d: typed %v, %v; value %v, %v", text, max, got, gerr, want, werr)
+			}
+		}
 	}
 }

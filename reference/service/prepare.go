@@ -101,25 +101,52 @@ func (m *Message) Value(withID bool) *jsjson.Object {
 // (first-mention order, one entry per id, first label kept, self-reference and too many
 // distinct sources rejected), reads every distinct source once with all reads started
 // together, fits each into maxReferenceBytes, and returns the content detached plus zero or
-// one context message. Any failure returns no partial result.
+// one context message. Any failure returns no partial result. Prepare is
+// NormalizeReferences followed by PrepareNormalized.
 func (s *Service) Prepare(ctx context.Context, agent Agent, content any, refs []Input) (*Prepared, error) {
-	vals := make([]any, len(refs))
-	for i, r := range refs {
-		o := jsjson.NewObject().Set("sessionId", r.SessionID)
-		if r.Label != nil {
-			o.Set("label", *r.Label)
-		}
-		vals[i] = o
+	sources, err := NormalizeReferences(agent.ID, refs, s.cfg.MaxReferences)
+	if err != nil {
+		return nil, err
 	}
-	return s.PrepareValue(ctx, agent, content, vals)
+	return s.PrepareNormalized(ctx, content, sources)
 }
 
-// NormalizeReferences is the seed's normalizeReferences over JavaScript values: refs must be
+// PrepareValue is Prepare with JavaScript arguments: content is any JSON value (returned as a
+// deep copy) and refs the references argument as given, validated by
+// NormalizeReferencesValue.
+func (s *Service) PrepareValue(ctx context.Context, agent Agent, content any, refs any) (*Prepared, error) {
+	sources, err := NormalizeReferencesValue(agent.ID, refs, s.cfg.MaxReferences)
+	if err != nil {
+		return nil, err
+	}
+	return s.PrepareNormalized(ctx, content, sources)
+}
+
+// NormalizeReferences is the seed's normalizeReferences (SR-PREP-*): the distinct sources in
+// first-mention order, each with its first label (the id when it has none). A reference to
+// targetID fails with SESSION_REFERENCE_SELF_REFERENCE, in element order, before more than
+// maxReferences distinct sources fail with SESSION_REFERENCE_TOO_MANY.
+func NormalizeReferences(targetID string, refs []Input, maxReferences int) ([]Normalized, error) {
+	n := newNormalizer(targetID, len(refs))
+	for _, r := range refs {
+		label, hasLabel := "", r.Label != nil
+		if hasLabel {
+			label = *r.Label
+		}
+		if err := n.add(r.SessionID, label, hasLabel); err != nil {
+			return nil, err
+		}
+	}
+	return n.done(maxReferences)
+}
+
+// NormalizeReferencesValue is NormalizeReferences over JavaScript values: refs must be
 // iterable (an array, or a string, whose code points are each a non-object), each element an
 // object with a string sessionId and an undefined or string label. Errors come in element
 // order (SESSION_REFERENCE_INVALID_REFERENCE, SESSION_REFERENCE_SELF_REFERENCE) before the
-// distinct count is checked (SESSION_REFERENCE_TOO_MANY).
-func NormalizeReferences(targetID string, refs any, maxReferences int) ([]Normalized, error) {
+// distinct count is checked (SESSION_REFERENCE_TOO_MANY); refs that are not iterable fail
+// with a TypeError.
+func NormalizeReferencesValue(targetID string, refs any, maxReferences int) ([]Normalized, error) {
 	var elems []any
 	switch x := refs.(type) {
 	case []any:
@@ -132,8 +159,7 @@ func NormalizeReferences(targetID string, refs any, maxReferences int) ([]Normal
 	default:
 		return nil, typeError("references is not iterable")
 	}
-	seen := make(map[string]bool, len(elems))
-	var out []Normalized
+	n := newNormalizer(targetID, len(elems))
 	for _, e := range elems {
 		var idV, labelV any
 		var hasLabel bool
@@ -147,44 +173,65 @@ func NormalizeReferences(targetID string, refs any, maxReferences int) ([]Normal
 			return nil, errcode.New(errcode.InvalidReference, "session reference must be an object")
 		}
 		id, ok := idV.(string)
-		_, labelOK := labelV.(string)
+		label, labelOK := labelV.(string)
 		if !ok || (hasLabel && !labelOK) {
 			return nil, errcode.New(errcode.InvalidReference, "session reference must contain a string sessionId and optional string label")
 		}
-		if id == targetID {
-			return nil, errcode.New(errcode.SelfReference, "session "+jsjson.Quote(targetID)+" cannot reference itself")
+		if err := n.add(id, label, hasLabel); err != nil {
+			return nil, err
 		}
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		label := id
-		if hasLabel {
-			label = labelV.(string)
-		}
-		out = append(out, Normalized{SessionID: id, Label: label})
 	}
-	if len(out) > maxReferences {
-		return nil, errcode.New(errcode.TooMany, "a message may reference at most "+strconv.Itoa(maxReferences)+" sessions")
-	}
-	return out, nil
+	return n.done(maxReferences)
 }
 
-// PrepareValue is Prepare with JavaScript arguments: content is any JSON value (returned as a
-// deep copy) and refs the references argument as given, validated by NormalizeReferences.
-func (s *Service) PrepareValue(ctx context.Context, agent Agent, content any, refs any) (*Prepared, error) {
-	accepted := jsjson.Clone(content)
-	inputs, err := NormalizeReferences(agent.ID, refs, s.cfg.MaxReferences)
-	if err != nil {
-		return nil, err
+// normalizer is the loop body of normalizeReferences once an element is known to be a
+// well-typed reference; both forms of NormalizeReferences feed it.
+type normalizer struct {
+	targetID string
+	seen     map[string]bool
+	out      []Normalized
+}
+
+func newNormalizer(targetID string, n int) *normalizer {
+	return &normalizer{targetID: targetID, seen: make(map[string]bool, n)}
+}
+
+func (n *normalizer) add(id, label string, hasLabel bool) error {
+	if id == n.targetID {
+		return errcode.New(errcode.SelfReference, "session "+jsjson.Quote(n.targetID)+" cannot reference itself")
 	}
-	if len(inputs) == 0 {
+	if n.seen[id] {
+		return nil
+	}
+	n.seen[id] = true
+	if !hasLabel {
+		label = id
+	}
+	n.out = append(n.out, Normalized{SessionID: id, Label: label})
+	return nil
+}
+
+func (n *normalizer) done(maxReferences int) ([]Normalized, error) {
+	if len(n.out) > maxReferences {
+		return nil, errcode.New(errcode.TooMany, "a message may reference at most "+strconv.Itoa(maxReferences)+" sessions")
+	}
+	return n.out, nil
+}
+
+// PrepareNormalized is Prepare after normalization: sources are what NormalizeReferences (or
+// NormalizeReferencesValue) returned for the target agent and s.Config().MaxReferences, and
+// are not checked again. It lets a caller that must know the reads a preparation starts (one
+// per source, in source order) normalize once. content is any JSON value, returned as a deep
+// copy.
+func (s *Service) PrepareNormalized(ctx context.Context, content any, sources []Normalized) (*Prepared, error) {
+	accepted := jsjson.Clone(content)
+	if len(sources) == 0 {
 		return &Prepared{Content: accepted}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	surfaces, err := s.readAll(ctx, inputs)
+	surfaces, err := s.readAll(ctx, sources)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, cancelled(ctx.Err())
@@ -198,7 +245,7 @@ func (s *Service) PrepareValue(ctx context.Context, agent Agent, content any, re
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	msg, err := s.render(inputs, surfaces)
+	msg, err := s.render(sources, surfaces)
 	if err != nil {
 		return nil, err
 	}

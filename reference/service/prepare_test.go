@@ -75,7 +75,7 @@ func TestPrepareMessage(t *testing.T) {
 		t.Errorf("message without id: %s", got)
 	}
 	// One read per distinct id, in first-mention order (all started together, so compare sets).
-	reads := w.WaitReads(2, time.Second)
+	reads := w.Reads()
 	if d := cmp.Diff([]string{"a", "b"}, sortedCopy(reads)); d != "" {
 		t.Errorf("reads (-want +got)\n%s", d)
 	}
@@ -227,10 +227,9 @@ func TestPrepareCancelled(t *testing.T) {
 	}
 	// During the read.
 	w = world(t, prepWorld)
-	s = newService(t, w, service.Config{})
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	w.CancelOnFirstCall(cancel, 1, "a")
+	s = newService(t, cancelOnRead{Querier: w, id: "a", cancel: cancel}, service.Config{})
 	_, err = s.Prepare(ctx, me, content("x"), []service.Input{in("a"), in("b")})
 	if !errors.Is(err, errcode.Cancelled) {
 		t.Errorf("during read: %v", err)
@@ -244,7 +243,23 @@ func TestPrepareCancelled(t *testing.T) {
 	}
 }
 
-type hangingQuerier struct{ *sessionquery.World }
+// cancelOnRead's read of id cancels the preparation and returns when the context ends.
+type cancelOnRead struct {
+	sessionquery.Querier
+	id     string
+	cancel func()
+}
+
+func (c cancelOnRead) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+	if id != c.id {
+		return c.Querier.ReadSurface(ctx, id)
+	}
+	c.cancel()
+	<-ctx.Done()
+	return sessionquery.Surface{}, ctx.Err()
+}
+
+type hangingQuerier struct{ sessionquery.Querier }
 
 func (hangingQuerier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
 	<-ctx.Done()
@@ -254,7 +269,7 @@ func (hangingQuerier) ReadSurface(ctx context.Context, id string) (sessionquery.
 // barrierQuerier's ReadSurface returns only once n reads have started: a service that read
 // its sources one after another would deadlock (caught by the timeout).
 type barrierQuerier struct {
-	*sessionquery.World
+	sessionquery.Querier
 	n       int
 	mu      sync.Mutex
 	started int
@@ -273,11 +288,12 @@ func (b *barrierQuerier) ReadSurface(ctx context.Context, id string) (sessionque
 	case <-ctx.Done():
 		return sessionquery.Surface{}, ctx.Err()
 	}
-	return b.World.ReadSurface(ctx, id)
+	return b.Querier.ReadSurface(ctx, id)
 }
 
 func TestPrepareReadsConcurrently(t *testing.T) {
-	q := &barrierQuerier{World: world(t, prepWorld), n: 3, all: make(chan struct{})}
+	rec := world(t, prepWorld)
+	q := &barrierQuerier{Querier: rec, n: 3, all: make(chan struct{})}
 	s := newService(t, q, service.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -292,7 +308,7 @@ func TestPrepareReadsConcurrently(t *testing.T) {
 	if d := cmp.Diff([]string{"c", "a", "b"}, got); d != "" {
 		t.Errorf("source order (-want +got)\n%s", d)
 	}
-	if d := cmp.Diff([]string{"a", "b", "c"}, sortedCopy(q.Reads())); d != "" {
+	if d := cmp.Diff([]string{"a", "b", "c"}, sortedCopy(rec.Reads())); d != "" {
 		t.Errorf("reads (-want +got)\n%s", d)
 	}
 }
@@ -304,7 +320,7 @@ func TestPrepareValueShapes(t *testing.T) {
 		t.Errorf("invalid after too many: %v", err)
 	}
 	_, err = s.PrepareValue(context.Background(), me, nil, nil)
-	var te *service.TypeError
+	var te *errcode.TypeError
 	if !errors.As(err, &te) {
 		t.Errorf("null references: %v", err)
 	}
@@ -329,5 +345,38 @@ func TestPrepareRetentionStats(t *testing.T) {
 	body := strings.TrimSuffix(strings.TrimPrefix(p.Context.Text, prefix+"["), "]"+suffix)
 	if len(body) > 300 {
 		t.Errorf("source is %d bytes > 300", len(body))
+	}
+}
+
+// Prepare is NormalizeReferences then PrepareNormalized, byte for byte; PrepareValue the same
+// over JavaScript values.
+func TestPrepareNormalizedSplit(t *testing.T) {
+	s := newService(t, world(t, prepWorld), service.Config{})
+	s.NewID = func() string { return "id" }
+	refs := []service.Input{in("b", "B"), in("a"), in("b", "other")}
+	whole, err := s.Prepare(context.Background(), me, content("x"), refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := service.NormalizeReferences(me.ID, refs, s.Config().MaxReferences)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := s.PrepareNormalized(context.Background(), content("x"), sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, err := s.PrepareValue(context.Background(), me, content("x"), refsJSON(t, `[{"sessionId":"b","label":"B"},{"sessionId":"a"},{"sessionId":"b","label":"other"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustJSON(t, whole.Context.Value(true))
+	for name, p := range map[string]*service.Prepared{"split": split, "value": value} {
+		if got := mustJSON(t, p.Context.Value(true)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+		if mustJSON(t, p.Content) != mustJSON(t, whole.Content) {
+			t.Errorf("%s content %s", name, mustJSON(t, p.Content))
+		}
 	}
 }

@@ -36,7 +36,7 @@ func New(q sessionquery.Querier, cfg Config) (*Service, error) {
 
 // NewFromValue returns a service configured by a JavaScript constructor argument; see
 // ConfigFromValue.
-func NewFromValue(q sessionquery.Querier, cfg Arg) (*Service, error) {
+func NewFromValue(q sessionquery.Querier, cfg jsjson.Arg) (*Service, error) {
 	eff, err := ConfigFromValue(cfg)
 	if err != nil {
 		return nil, err
@@ -74,26 +74,30 @@ func (c Candidate) Value() *jsjson.Object {
 // ListCandidates lists sessions the agent may mention (SR-CAND-*): every listed session but
 // the agent's own, filtered by a case-insensitive substring of id, cwd or label when query is
 // not empty, ranked same-cwd first, then cwd-less, then other-cwd, listing order kept within
-// a rank, at most limit of them; limit 0 means the configured candidateLimit. Each label is
-// the session's title, or its id when the title is absent or unreadable.
+// a rank, at most limit of them. Each label is the session's title, or its id when the title
+// is absent or unreadable. Limit 0 means the configured candidateLimit; a negative limit, or
+// one above MaxSafeInteger, fails with SESSION_REFERENCE_INVALID_REFERENCE.
 func (s *Service) ListCandidates(ctx context.Context, agent Agent, query string, limit int) ([]Candidate, error) {
-	l := Arg{}
+	lim := s.cfg.CandidateLimit
 	if limit != 0 {
-		l = Given(float64(limit))
+		if limit < 0 || limit > MaxSafeInteger {
+			return nil, badLimit()
+		}
+		lim = limit
 	}
-	return s.ListCandidatesValue(ctx, agent, Given(query), l)
+	return s.listCandidates(ctx, agent, jsstring.ToLower(query), lim)
 }
 
 // ListCandidatesValue is ListCandidates with JavaScript arguments: an unset query is "", an
 // unset limit is the configured one, and a set value of the wrong type fails as the seed does
 // (a limit that is not a positive safe integer: SESSION_REFERENCE_INVALID_REFERENCE; a query
 // that is not a string: a TypeError).
-func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, limit Arg) ([]Candidate, error) {
+func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, limit jsjson.Arg) ([]Candidate, error) {
 	lim := s.cfg.CandidateLimit
 	if limit.Set {
 		n, ok := SafeInteger(limit.Value)
 		if !ok || n <= 0 {
-			return nil, errcode.New(errcode.InvalidReference, "candidate limit must be a positive safe integer")
+			return nil, badLimit()
 		}
 		lim = n
 	}
@@ -105,6 +109,16 @@ func (s *Service) ListCandidatesValue(ctx context.Context, agent Agent, query, l
 		}
 		needle = jsstring.ToLower(q)
 	}
+	return s.listCandidates(ctx, agent, needle, lim)
+}
+
+func badLimit() error {
+	return errcode.New(errcode.InvalidReference, "candidate limit must be a positive safe integer")
+}
+
+// listCandidates is ListCandidates once its arguments are checked: needle is the lowercased
+// query, lim a positive limit.
+func (s *Service) listCandidates(ctx context.Context, agent Agent, needle string, lim int) ([]Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}

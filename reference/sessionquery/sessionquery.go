@@ -1,10 +1,11 @@
 // Package sessionquery is the session-query service the session-reference service consumes
-// (the harness's ctx.sessionQuery), as Go interfaces, and World, an in-memory implementation
-// built from a JSON world document (spec SR-QUERY-*).
+// (the harness's ctx.sessionQuery) as a Go interface, Querier, and the records it returns
+// (spec SR-QUERY-*). Package sessionquerytest holds an in-memory Querier for tests.
 package sessionquery
 
 import (
 	"context"
+	"errors"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
@@ -54,4 +55,54 @@ type Querier interface {
 	ListSessions(ctx context.Context) ([]Record, error)
 	ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSettlement, error)
 	ReadSurface(ctx context.Context, id string) (Surface, error)
+}
+
+// HeaderFromValue reads a session header: id (string), createdAt (number), cwd (string,
+// optional); other keys are kept in Extra.
+func HeaderFromValue(v any) (Header, error) {
+	o, ok := v.(*jsjson.Object)
+	if !ok {
+		return Header{}, errors.New("not an object")
+	}
+	var h Header
+	id, ok := o.Get("id")
+	if h.ID, ok = id.(string); !ok {
+		return h, errors.New("id is not a string")
+	}
+	ca, _ := o.Get("createdAt")
+	if h.CreatedAt, ok = ca.(float64); !ok {
+		return h, errors.New("createdAt is not a number")
+	}
+	if cv, present := o.Get("cwd"); present {
+		c, ok := cv.(string)
+		if !ok {
+			return h, errors.New("cwd is not a string")
+		}
+		h.CWD = &c
+	}
+	for _, k := range o.Keys() {
+		if k != "id" && k != "createdAt" && k != "cwd" {
+			if h.Extra == nil {
+				h.Extra = jsjson.NewObject()
+			}
+			x, _ := o.Get(k)
+			h.Extra.Set(k, x)
+		}
+	}
+	return h, nil
+}
+
+// Value returns the header as a JSON object: id, cwd, createdAt, then the extra keys.
+func (h Header) Value() *jsjson.Object {
+	o := jsjson.NewObject()
+	o.Set("id", h.ID)
+	if h.CWD != nil {
+		o.Set("cwd", *h.CWD)
+	}
+	o.Set("createdAt", h.CreatedAt)
+	for _, k := range h.Extra.Keys() {
+		x, _ := h.Extra.Get(k)
+		o.Set(k, x)
+	}
+	return o
 }

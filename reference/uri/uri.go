@@ -106,3 +106,27 @@ func IsPayloadByte(c byte) bool {
 func invalid(u string, cause error) error {
 	return errcode.Wrap(errcode.InvalidReference, "invalid session reference URI "+jsjson.Quote(u), cause)
 }
+
+// EncodeValue is the seed's encodeSessionReferenceUri over any JavaScript value: the URI of
+// JSON.stringify(sessionID), so a number or an object has a URI too (one Decode rejects).
+// An undefined sessionID fails with an *errcode.TypeError, as Buffer.from(undefined) does.
+func EncodeValue(sessionID jsjson.Arg) (string, error) {
+	if !sessionID.Set {
+		return "", &errcode.TypeError{Msg: `the first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received undefined`}
+	}
+	b, err := jsjson.Marshal(sessionID.Value)
+	if err != nil {
+		return "", err
+	}
+	return EncodeJSON(b), nil
+}
+
+// DecodeValue is Decode over any JavaScript value: one that is not a string fails with an
+// *errcode.TypeError, as the seed's uri.startsWith call does.
+func DecodeValue(u jsjson.Arg) (string, error) {
+	s, ok := u.Value.(string)
+	if !ok {
+		return "", &errcode.TypeError{Msg: "uri.startsWith is not a function"}
+	}
+	return Decode(s)
+}

@@ -1,7 +1,8 @@
-package sessionquery_test
+package sessionquerytest_test
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 const doc = `{"sessions":[
@@ -18,12 +20,12 @@ const doc = `{"sessions":[
  {"header":{"id":"a","createdAt":4},"title":"second a"}],"listError":null}`
 
 func TestWorldRoundTrip(t *testing.T) {
-	w, err := sessionquery.ParseWorld(doc)
+	w, err := sessionquerytest.ParseWorld(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := jsjson.Marshal(w.Value())
-	w2, err := sessionquery.ParseWorld(string(b))
+	w2, err := sessionquerytest.ParseWorld(string(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,10 +39,11 @@ func TestWorldRoundTrip(t *testing.T) {
 }
 
 func TestWorldQueries(t *testing.T) {
-	w, err := sessionquery.ParseWorld(doc)
+	parsed, err := sessionquerytest.ParseWorld(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := &sessionquerytest.Recorder{Querier: parsed}
 	ctx := context.Background()
 	recs, err := w.ListSessions(ctx)
 	if err != nil || len(recs) != 4 || recs[1].Header.ID != "b" {
@@ -86,7 +89,10 @@ func TestWorldQueries(t *testing.T) {
 	if d := cmp.Diff([]string{"a", "b", "c", "zz"}, w.Reads()); d != "" {
 		t.Errorf("Reads (-want +got)\n%s", d)
 	}
-	w2, _ := sessionquery.ParseWorld(`{"listError":"index broken"}`)
+	if w.Lists() != 1 {
+		t.Errorf("Lists = %d, want 1", w.Lists())
+	}
+	w2, _ := sessionquerytest.ParseWorld(`{"listError":"index broken"}`)
 	if _, err := w2.ListSessions(ctx); err == nil || err.Error() != "index broken" {
 		t.Errorf("listError: %v", err)
 	}
@@ -105,7 +111,7 @@ func TestParseWorldRejects(t *testing.T) {
 		`{"sessions":[{"header":{"id":"a","createdAt":1},"surface":{"event":[]}}]}`,
 		`{"listError":1}`, `not json`,
 	} {
-		if _, err := sessionquery.ParseWorld(bad); err == nil {
+		if _, err := sessionquerytest.ParseWorld(bad); err == nil {
 			t.Errorf("ParseWorld(%s) accepted", bad)
 		}
 	}
@@ -114,11 +120,11 @@ func TestParseWorldRejects(t *testing.T) {
 // A query over many sessions reads every title in time proportional to the sessions, not
 // their square (the World used to scan the list for each id).
 func TestReadTitleSnapshotsLarge(t *testing.T) {
-	w := &sessionquery.World{}
+	w := &sessionquerytest.World{}
 	var ids []string
 	for i := 0; i < 200_000; i++ {
 		id := strings.Repeat("x", i%7) + string(rune('a'+i%26)) + itoa(i)
-		w.Sessions = append(w.Sessions, sessionquery.WorldSession{Header: sessionquery.Header{ID: id}})
+		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id}})
 		ids = append(ids, id)
 	}
 	st, err := w.ReadTitleSnapshots(context.Background(), ids)
@@ -138,14 +144,43 @@ func itoa(i int) string {
 	return string(b)
 }
 
-func TestCancelOnFirstCall(t *testing.T) {
-	w, _ := sessionquery.ParseWorld(doc)
+// Clone copies what a test may change: the session list and each surface.
+func TestWorldClone(t *testing.T) {
+	w, _ := sessionquerytest.ParseWorld(doc)
+	c := w.Clone()
+	c.Sessions = c.Sessions[:1]
+	c.Sessions[0].Surface.Events = nil
+	ctx := context.Background()
+	if recs, _ := w.ListSessions(ctx); len(recs) != 4 {
+		t.Errorf("the original lost sessions: %d", len(recs))
+	}
+	if s, _ := w.ReadSurface(ctx, "a"); len(s.Events) != 1 {
+		t.Errorf("the original's surface changed: %+v", s)
+	}
+}
+
+// A Recorder records a call that never returns.
+func TestRecorderRecordsPendingCall(t *testing.T) {
+	w, _ := sessionquerytest.ParseWorld(doc)
+	r := &sessionquerytest.Recorder{Querier: pending{w}}
 	ctx, cancel := context.WithCancel(context.Background())
-	w.CancelOnFirstCall(cancel, 0)
-	if _, err := w.ListSessions(ctx); err == nil {
-		t.Fatal("held call returned without error")
+	done := make(chan error)
+	go func() { _, err := r.ReadSurface(ctx, "a"); done <- err }()
+	for len(r.Reads()) == 0 {
+		runtime.Gosched()
 	}
-	if ctx.Err() == nil {
-		t.Fatal("cancel not invoked")
+	cancel()
+	if err := <-done; err == nil {
+		t.Error("pending read returned no error")
 	}
+	if d := cmp.Diff([]string{"a"}, r.Reads()); d != "" {
+		t.Errorf("Reads (-want +got)\n%s", d)
+	}
+}
+
+type pending struct{ *sessionquerytest.World }
+
+func (pending) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+	<-ctx.Done()
+	return sessionquery.Surface{}, ctx.Err()
 }

@@ -1,0 +1,161 @@
+package adapter
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
+)
+
+// query is the session query of one candidates, prepare or host.send request: the request's
+// world, its calls recorded (the answer reports them) and, for the protocol's cancel modes,
+// one call held. The service is given Querier, which passes its calls to the held Querier,
+// which passes them to the world.
+type query struct {
+	World *sessionquerytest.World
+	*sessionquerytest.Recorder
+	hold *holdQuerier
+}
+
+func newQuery(w *sessionquerytest.World) *query {
+	h := &holdQuerier{Querier: w}
+	return &query{World: w, Recorder: &sessionquerytest.Recorder{Querier: h}, hold: h}
+}
+
+// CancelOnFirstCall makes the first query call stay pending, as a read the host aborts
+// (protocol cancel "during-read"): once others further calls have completed, it invokes
+// cancel, then it returns when its context ends. Waiting for the other calls mirrors
+// JavaScript, where reads that settle at once do so before a timer-driven abort. With readID
+// set, the held call is instead the ReadSurface of that id: a service that starts its reads
+// concurrently cannot say which call comes first, while JavaScript starts the first input's
+// read first.
+func (q *query) CancelOnFirstCall(cancel func(), others int, readID ...string) {
+	q.hold.arm(cancel, others, false, readID)
+}
+
+// CancelInFirstCall makes the first query call invoke cancel as it is made, before it
+// returns, and then stay pending until its context ends (protocol cancel "at-call"). With
+// readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
+func (q *query) CancelInFirstCall(cancel func(), readID ...string) {
+	q.hold.arm(cancel, 0, true, readID)
+}
+
+// WaitReads waits until at least n reads were made or timeout passes, and returns them: a
+// service that starts reads in goroutines may return before the last of them has called in.
+func (q *query) WaitReads(n int, timeout time.Duration) []string {
+	deadline := time.Now().Add(timeout)
+	for {
+		r := q.Reads()
+		if len(r) >= n || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// holdQuerier passes calls to Querier, except the one call arm chose, which it holds.
+type holdQuerier struct {
+	sessionquery.Querier
+
+	mu        sync.Mutex
+	calls     int
+	onFirst   func()
+	others    int
+	holdID    *string
+	held      bool
+	immediate bool // CancelInFirstCall: the held call cancels at once
+	completed chan struct{}
+}
+
+func (h *holdQuerier) arm(cancel func(), others int, immediate bool, readID []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(readID) > 0 {
+		h.holdID = &readID[0]
+	}
+	h.onFirst = cancel
+	h.others = others
+	h.immediate = immediate
+	h.completed = make(chan struct{}, others+64)
+}
+
+// abortGrace is how long the held call waits, after the others completed, before it aborts.
+const abortGrace = 20 * time.Millisecond
+
+// begin counts a call and, for the one to hold, holds it. It returns the function the call
+// runs when it completes.
+func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), err error) {
+	h.mu.Lock()
+	var hold bool
+	if h.holdID != nil {
+		hold = readID != nil && *readID == *h.holdID && h.onFirst != nil && !h.held
+		h.held = h.held || hold
+	} else {
+		h.calls++
+		hold = h.calls == 1 && h.onFirst != nil
+	}
+	cancel, others, completed, immediate := h.onFirst, h.others, h.completed, h.immediate
+	h.mu.Unlock()
+	if hold && immediate {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if !hold {
+		return func() {
+			if completed != nil {
+				select {
+				case completed <- struct{}{}:
+				default:
+				}
+			}
+		}, nil
+	}
+	go func() {
+		for i := 0; i < others; i++ {
+			select {
+			case <-completed:
+			case <-ctx.Done():
+				return
+			}
+		}
+		// A completed call has returned but its caller may not have taken the result yet;
+		// JavaScript delivers such settlements before the abort, so give the caller a moment.
+		time.Sleep(abortGrace)
+		cancel()
+	}()
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// ListSessions lists through Querier unless it is the call held.
+func (h *holdQuerier) ListSessions(ctx context.Context) ([]sessionquery.Record, error) {
+	end, err := h.begin(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	return h.Querier.ListSessions(ctx)
+}
+
+// ReadTitleSnapshots reads through Querier unless it is the call held.
+func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
+	end, err := h.begin(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	return h.Querier.ReadTitleSnapshots(ctx, ids)
+}
+
+// ReadSurface reads through Querier unless it is the call held.
+func (h *holdQuerier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+	end, err := h.begin(ctx, &id)
+	if err != nil {
+		return sessionquery.Surface{}, err
+	}
+	defer end()
+	return h.Querier.ReadSurface(ctx, id)
+}
