@@ -1,7 +1,10 @@
 // Package conformancetest certifies a Go implementation of the session-reference contract
 // from its own tests, as testing/fstest.TestFS checks a file system: one call runs the kit's
-// features, fixtures and properties against the implementation behind adapter.Handler and
-// reports every failing check as a failing subtest.
+// features, fixtures and properties and reports every check as a subtest.
+//
+// A Go port implements Port, in this package's own types (port.go imports only the
+// standard library), and calls TestPort from a test; a handler of the wire protocol
+// (adapter.Handler) calls Run.
 package conformancetest
 
 import (
@@ -21,14 +24,6 @@ import (
 func Run(t *testing.T, h adapter.Handler) *report.Report {
 	t.Helper()
 	return RunWith(t, conformance.Runner{Handler: h})
-}
-
-// RunImplementation certifies impl, a Go implementation behind the kit's Go interface
-// (adapter.Implementation), without a protocol adapter: adapter.Typed serves the protocol
-// for it. Requests Go's types cannot express are not covered.
-func RunImplementation(t *testing.T, impl adapter.Implementation) *report.Report {
-	t.Helper()
-	return RunWith(t, conformance.Runner{Handler: &adapter.Typed{Impl: impl}})
 }
 
 // RunWith runs r (normalised by conformance.NewRunner) and reports it on t: a subtest per
@@ -68,6 +63,12 @@ func detail(cs result.Case) string {
 		if f.v != "" {
 			b.WriteString("\n" + f.k + ": " + f.v)
 		}
+	}
+	if cs.Diagnosis != "" {
+		b.WriteString("\nfirst differing input: " + cs.Diagnosis)
+	}
+	for _, h := range cs.TrapHints {
+		b.WriteString("\nhint: " + h)
 	}
 	if cs.Diff != "" {
 		b.WriteString("\ndiff (-want +got):\n" + cs.Diff)

@@ -1,0 +1,287 @@
+package conformancetest_test
+
+import (
+	"context"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
+	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/refport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/uriport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// The reference, written as a port against the Go API, is certified as a port would be:
+// every check a subtest, nothing failed.
+func TestReferencePort(t *testing.T) {
+	sum := conformancetest.TestPort(t, refport.Port{})
+	if sum.Fail != 0 || sum.Error != 0 {
+		t.Errorf("the reference as a port: %d failed, %d errors", sum.Fail, sum.Error)
+	}
+	if len(sum.Cases) == sum.Listed && sum.Pass < 1000 {
+		t.Errorf("only %d checks passed through the Go API", sum.Pass)
+	}
+}
+
+// goAPIReason reports whether a not-covered reason names something the Go API cannot carry,
+// rather than a generic "unsupported".
+func goAPIReason(why string) bool {
+	return strings.HasPrefix(why, "not expressible in the Go API: ") || strings.HasPrefix(why, "the Go API has no host interface")
+}
+
+// The reference through the Go API agrees with the reference over the wire, check by check:
+// a check the reference passes passes through the Go API, or is not covered because its
+// request cannot be expressed in Go's types (saying what), never failed.
+func TestReferencePortAgrees(t *testing.T) {
+	const seed, checks = 0x5eed, 10
+	ctx := context.Background()
+	port, err := conformancetest.Certify(ctx, refport.Port{}, conformancetest.Options{Seed: seed, Checks: checks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := conformance.NewRunner(conformance.Runner{Seed: seed, Checks: checks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := r.Run(ctx)
+	if wire.Verdict.Code != report.ExitConformant {
+		t.Fatalf("the reference: %s", wire.Verdict.Summary)
+	}
+	if len(port.Cases) != len(wire.Cases) {
+		t.Fatalf("%d checks through the Go API, %d over the wire", len(port.Cases), len(wire.Cases))
+	}
+	reasons := map[string]int{}
+	for i, w := range wire.Cases {
+		p := port.Cases[i]
+		if p.Part != w.Part || p.Name != w.Name {
+			t.Fatalf("check %d: %s/%s through the Go API, %s/%s over the wire", i, p.Part, p.Name, w.Part, w.Name)
+		}
+		switch {
+		case p.Status == w.Status:
+		case w.Status == result.Pass && p.Status == result.NotCovered && goAPIReason(p.Message):
+			reasons[p.Message]++
+		default:
+			t.Errorf("%s/%s: %s over the wire, %s through the Go API: %s", w.Part, w.Name, w.Status, p.Status, p.Message)
+		}
+	}
+	t.Logf("over the wire %d passed; through the Go API %d passed, %d not covered (%d distinct reasons)",
+		wire.Totals.Pass, port.Totals.Pass, port.Totals.NotCovered, len(reasons))
+	if port.Totals.Pass < wire.Totals.Pass*9/10 {
+		t.Errorf("only %d of %d checks pass through the Go API", port.Totals.Pass, wire.Totals.Pass)
+	}
+}
+
+// plainPort is the reference with plain UTF-8 strings: it does not declare lone surrogates.
+type plainPort struct{ refport.Port }
+
+func (plainPort) Features() []conformancetest.Feature { return nil }
+
+// A port that does not declare a feature is not covered by what needs it, never failed.
+func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
+	rep, err := conformancetest.Certify(context.Background(), plainPort{}, conformancetest.Options{Seed: 7, Checks: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lone := 0
+	for _, c := range rep.Cases {
+		switch {
+		case c.Status == result.Fail || c.Status == result.Error:
+			t.Errorf("%s/%s: %s: %s", c.Part, c.Name, c.Status, c.Message)
+		case c.Status == result.NotCovered && strings.Contains(c.Message, "FeatureLoneSurrogates"):
+			lone++
+		}
+	}
+	if lone == 0 {
+		t.Error("no check was reported not covered for want of FeatureLoneSurrogates")
+	}
+	if rep.Verdict.Code != report.ExitConformant {
+		t.Errorf("verdict %d: %s", rep.Verdict.Code, rep.Verdict.Summary)
+	}
+	rep, err = conformancetest.Certify(context.Background(), plainPort{}, conformancetest.Options{Seed: 7, Checks: 10, RequireAll: true, Run: "^fixtures/uri-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict.Code != report.ExitNotConformant || rep.Totals.NotCovered == 0 {
+		t.Errorf("RequireAll with not-covered checks: verdict %d: %s", rep.Verdict.Code, rep.Verdict.Summary)
+	}
+}
+
+// The reason for a request Go's types cannot carry says what cannot be expressed.
+func TestInexpressibleReason(t *testing.T) {
+	rep, err := conformancetest.Certify(context.Background(), refport.Port{}, conformancetest.Options{Run: "^fixtures/(mention-format-stryker/numeric-label|prepare/null-label|config/)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"mention-format-stryker/numeric-label": "not expressible in the Go API: label is a number, not a string",
+		"prepare/null-label":                   "not expressible in the Go API: references[0].label is null, not a string",
+	}
+	for _, c := range rep.Cases {
+		if w, ok := want[c.Name]; ok {
+			if c.Status != result.NotCovered || c.Message != w {
+				t.Errorf("%s: %s %q, want not covered %q", c.Name, c.Status, c.Message, w)
+			}
+			delete(want, c.Name)
+		}
+	}
+	for name := range want {
+		t.Errorf("%s was not run", name)
+	}
+}
+
+// wrongPort is a plausible porting mistake: mention labels not escaped.
+type wrongPort struct{ refport.Port }
+
+func (wrongPort) FormatMention(ref conformancetest.Reference) string {
+	return "@[" + ref.Label.Or(ref.SessionID) + "](" + uri.Encode(ref.SessionID) + ")"
+}
+
+// TestWrongPortHelper certifies wrongPort when TestWrongPortFails runs this test binary.
+func TestWrongPortHelper(t *testing.T) {
+	if os.Getenv("CONFORMANCETEST_WRONG_PORT") != "1" {
+		t.Skip("run by TestWrongPortFails, in a process of its own")
+	}
+	conformancetest.TestPort(t, wrongPort{})
+}
+
+// A wrong port fails, in the subtest of the check that catches it, with the request, the
+// answers and their diff; and go test -run runs only the checks it selects.
+func TestWrongPortFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the test binary again")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestWrongPortHelper$/^fixtures$/^mention-format$/", "-test.v")
+	cmd.Env = append(os.Environ(), "CONFORMANCETEST_WRONG_PORT=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the wrong port passed:\n%s", out)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"--- FAIL: TestWrongPortHelper/fixtures/mention-format/",
+		"diff (-want +got):",
+		"input: ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the output lacks %q:\n%s", want, text)
+		}
+	}
+	// Only the selected checks ran: the mention-format fixtures, nothing of the other parts.
+	m := regexp.MustCompile(`conformancetest: (\d+) checks run \(of \d+; go test -run chose\): (\d+) passed, (\d+) failed`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no closing line:\n%s", text)
+	}
+	n, _ := strconv.Atoi(m[1])
+	failed, _ := strconv.Atoi(m[3])
+	if n != 11 || failed == 0 {
+		t.Errorf("%s checks run, %s failed: want the 11 mention-format fixtures, some failed", m[1], m[3])
+	}
+	if strings.Contains(text, "TestWrongPortHelper/features/") || strings.Contains(text, "TestWrongPortHelper/properties/") {
+		t.Errorf("checks outside the selection ran:\n%s", text)
+	}
+}
+
+// A port without the whole contract says so with errors.ErrUnsupported: its URI checks pass,
+// the rest is not covered, with the port's reason.
+func TestPartialPort(t *testing.T) {
+	sum := conformancetest.TestPortWith(t, uriport.Port{}, conformancetest.Options{Checks: 20})
+	if len(sum.Cases) < sum.Listed {
+		return // go test -run chose a part
+	}
+	if sum.Pass < 50 || sum.Fail != 0 || sum.Error != 0 {
+		t.Errorf("%d passed, %d failed, %d errors", sum.Pass, sum.Fail, sum.Error)
+	}
+	unsupported := 0
+	for why, n := range sum.Reasons {
+		if strings.Contains(why, "unsupported operation") {
+			unsupported += n
+		}
+	}
+	if unsupported == 0 {
+		t.Errorf("no check was not covered by errors.ErrUnsupported: %v", sum.Reasons)
+	}
+}
+
+// port.go, all a port sees, imports only the standard library.
+func TestPortAPIImportsNoReference(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "port.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, im := range f.Imports {
+		if p, _ := strconv.Unquote(im.Path.Value); strings.Contains(p, ".") {
+			t.Errorf("port.go imports %s", p)
+		}
+	}
+}
+
+// An independent port compiled against the Go API needs no reference type: uriport, which
+// implements Port, imports nothing under reference/ (nor anything of the kit but the API).
+func TestIndependentPortImportsNoReference(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	pkg, err := build.ImportDir(filepath.Join(filepath.Dir(file), "internal", "uriport"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const module = "github.com/sessionref-kit/sessionref-kit/"
+	for _, im := range append(pkg.Imports, pkg.TestImports...) {
+		if strings.HasPrefix(im, module) && im != module+"conformance/conformancetest" {
+			t.Errorf("uriport imports %s", im)
+		}
+	}
+	var _ conformancetest.Port = uriport.Port{}
+}
+
+// lenient is a check that the tests of this file can fail: a port whose parser forgets that
+// a label escape cannot take a line terminator fails through the Go API.
+type lenient struct{ refport.Port }
+
+func (lenient) ParseMentions(text string) (conformancetest.ParsedText, error) {
+	return refport.Port{}.ParseMentions(strings.ReplaceAll(text, "\\\n", "\\n"))
+}
+
+func TestLenientParserFails(t *testing.T) {
+	rep, err := conformancetest.Certify(context.Background(), lenient{}, conformancetest.Options{Checks: 20, Run: "mention"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict.Code != report.ExitNotConformant || rep.Totals.Fail == 0 {
+		t.Fatalf("a port with a wrong mention parser was not failed: %+v", rep.Verdict)
+	}
+}
+
+// BenchmarkCertify times a whole certification of the reference through the Go API (the
+// bridge and refport's conversions) beside the reference answering the protocol itself.
+func BenchmarkCertify(b *testing.B) {
+	opts := conformancetest.Options{Seed: 0x5eed, Checks: 10}
+	b.Run("go-api", func(b *testing.B) {
+		for b.Loop() {
+			if rep, err := conformancetest.Certify(context.Background(), refport.Port{}, opts); err != nil || rep.Totals.Fail != 0 {
+				b.Fatal(err, rep.Verdict.Summary)
+			}
+		}
+	})
+	b.Run("wire", func(b *testing.B) {
+		for b.Loop() {
+			r, err := conformance.NewRunner(conformance.Runner{Seed: opts.Seed, Checks: opts.Checks})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rep := r.Run(context.Background()); rep.Totals.Fail != 0 {
+				b.Fatal(rep.Verdict.Summary)
+			}
+		}
+	})
+}
