@@ -8,7 +8,6 @@
 package conformancetest
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,40 +19,20 @@ import (
 
 // Run certifies h against the contract with every default (profile 0.0.1-rc.1, 100 rapid
 // checks per property unless -rapid.checks says otherwise, a 10 s per-call timeout). Each
-// check becomes a subtest named part/name; a not-covered check is skipped.
+// check becomes a subtest named part/name; a not-covered check is skipped. A Go port that
+// is not a protocol handler calls TestPort instead.
 func Run(t *testing.T, h adapter.Handler) *report.Report {
 	t.Helper()
 	return RunWith(t, conformance.Runner{Handler: h})
 }
 
-// RunWith runs r (normalised by conformance.NewRunner) and reports it on t: a subtest per
-// check, the seed in the log, and a failure of t itself when the adapter was unusable or the
-// selection ran nothing. It returns the report for further assertions.
+// RunWith runs r (normalised by conformance.NewRunner) and reports it on t, as TestPortWith
+// does: a subtest per check that go test -run selects before anything runs, the rapid seed
+// and a closing line in the log, and a failure of t itself when the adapter was unusable or
+// the selection matched nothing. It returns the report of the checks run.
 func RunWith(t *testing.T, r conformance.Runner) *report.Report {
 	t.Helper()
-	runner, err := conformance.NewRunner(r)
-	if err != nil {
-		t.Fatalf("conformancetest: %v", err)
-	}
-	rep := runner.Run(context.Background())
-	t.Logf("%s; rapid seed %d (rerun with -rapid.seed=%d)", rep.HelloLine(), rep.Seed, rep.Seed)
-	for _, cs := range rep.Cases {
-		t.Run(cs.Part+"/"+cs.Name, func(t *testing.T) {
-			switch cs.Status {
-			case result.Fail, result.Error:
-				t.Errorf("%s", detail(cs))
-			case result.NotCovered:
-				t.Skipf("not covered: %s", cs.Message)
-			case result.FixtureBug:
-				t.Skipf("fixture bug (not the implementation's fault): %s", cs.Message)
-			}
-		})
-	}
-	switch rep.Verdict.Code {
-	case report.ExitUnusable, report.ExitUsage:
-		t.Errorf("conformancetest: %s", rep.Verdict.Summary)
-	}
-	return rep
+	return check(t, nil, r)
 }
 
 func detail(cs result.Case) string {

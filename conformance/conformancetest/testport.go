@@ -40,19 +40,6 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Summary counts the checks a TestPortWith run reported.
-type Summary struct {
-	// Listed is the number of checks Options select; go test -run may run fewer.
-	Listed                                    int
-	Pass, Fail, Error, NotCovered, FixtureBug int
-	// Reasons counts the not-covered checks by reason.
-	Reasons map[string]int
-	// Cases are the checks run, in run order, with the reasons the bridge gave.
-	Cases []result.Case
-	// Seed is the rapid seed of the run.
-	Seed uint64
-}
-
 // TestPort certifies p from a Go test, as testing/fstest.TestFS checks a file system: every
 // check of the kit (features, fixtures, properties) is a subtest named part/name, so
 //
@@ -62,33 +49,49 @@ type Summary struct {
 // the expected and actual answers and their diff; a check p cannot take (a feature p does
 // not declare, a request Go's types cannot express, an errors.ErrUnsupported) is skipped as
 // not covered. A closing log line counts what passed, failed and was not covered, by reason.
-func TestPort(t *testing.T, p Port) *Summary {
+// It returns the report of the checks run.
+func TestPort(t *testing.T, p Port) *report.Report {
 	t.Helper()
 	return TestPortWith(t, p, Options{})
 }
 
 // TestPortWith is TestPort with options.
-//
-// The checks are listed first; each part is a subtest whose own subtests, one per check,
-// first say they are selected (go test -run decides which are) and then wait, while the
-// part runs exactly the selected checks once; then each reports its result. So a run costs
-// what it selects.
-func TestPortWith(t *testing.T, p Port, opts Options) *Summary {
+func TestPortWith(t *testing.T, p Port, opts Options) *report.Report {
 	t.Helper()
 	b, base, err := setup(p, opts)
 	if err != nil {
 		t.Fatalf("conformancetest: %v", err)
+	}
+	return check(t, b, base)
+}
+
+// check certifies r's implementation (b's port when b is set) on t.
+//
+// The checks are listed first. Each part is a subtest whose own subtests, one per check,
+// note that they are selected (go test -run decides which are) and pause (t.Parallel);
+// the part then runs exactly the selected checks, in one run of the runner, and returns,
+// and each paused subtest reports its check. So a run costs what go test -run selects, and
+// when check returns, t knows every failure.
+func check(t *testing.T, b *bridge, r conformance.Runner) *report.Report {
+	t.Helper()
+	tb := t
+	base, err := conformance.NewRunner(r)
+	if err != nil {
+		t.Fatalf("conformancetest: %v", err)
+	}
+	if base.Seed == 0 {
+		base.Seed = properties.Seed(properties.Options{})
 	}
 	checks, err := conformance.List(context.Background(), base)
 	if err != nil {
 		t.Fatalf("conformancetest: %v", err)
 	}
 	if len(checks) == 0 {
-		t.Fatalf("conformancetest: the selection (Run %q, Tags %q) matches no check", opts.Run, opts.Tags)
+		t.Fatalf("conformancetest: the selection (run %q, tags %q) matches no check", base.Match, base.Tags)
 	}
-	sum := &Summary{Listed: len(checks), Reasons: map[string]int{}, Seed: base.Seed}
-	t.Logf("conformancetest: %d checks selected, profile %s, rapid seed %d (rerun with Options.Seed = %d or -rapid.seed=%d)",
-		len(checks), base.Profile, base.Seed, base.Seed, base.Seed)
+	t.Logf("conformancetest: %d checks selected, profile %s, rapid seed %d (rerun with -rapid.seed=%d)",
+		len(checks), base.Profile, base.Seed, base.Seed)
+	var reps []*report.Report
 	for _, part := range conformance.Parts {
 		var listed []result.Case
 		for _, c := range checks {
@@ -97,15 +100,25 @@ func TestPortWith(t *testing.T, p Port, opts Options) *Summary {
 			}
 		}
 		if len(listed) > 0 {
-			t.Run(part, func(t *testing.T) { testPart(t, b, base, part, listed, opts.RequireAll, sum) })
+			t.Run(part, func(t *testing.T) {
+				if rep := testPart(t, b, base, part, listed); rep != nil {
+					reps = append(reps, rep)
+				}
+			})
 		}
 	}
-	t.Log(sum.String())
-	return sum
+	rep := merge(base, reps)
+	t.Log(closing(rep, len(checks)))
+	if t := rep.Totals; t.Pass == 0 && t.NotCovered > 0 {
+		// Every check skipped is no verdict: go test must not print ok for it.
+		tb.Errorf("conformancetest: no check was covered (%d not covered): nothing of the contract was certified", t.NotCovered)
+	}
+	return rep
 }
 
-// testPart runs the selected checks of one part, each reported in its own subtest.
-func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, listed []result.Case, requireAll bool, sum *Summary) {
+// testPart runs the selected checks of one part, each reported in its own subtest, and
+// returns the part's report (nil when go test -run selected none of its checks).
+func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, listed []result.Case) *report.Report {
 	type slot struct {
 		listed result.Case
 		got    *result.Case
@@ -119,11 +132,11 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 			if s.got == nil {
 				t.Fatalf("conformancetest: the run did not report this check")
 			}
-			reportCase(t, *s.got, requireAll)
+			reportCase(t, *s.got, base.RequireAll)
 		})
 	}
 	if len(selected) == 0 {
-		return
+		return nil
 	}
 	r := base
 	r.Parts = []string{part}
@@ -134,7 +147,7 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 		}
 		r.Match = "^(?:" + strings.Join(names, "|") + ")$"
 	}
-	rep, err := run(b, r)
+	rep, err := runContext(context.Background(), b, r)
 	if err != nil {
 		t.Fatalf("conformancetest: %v", err)
 	}
@@ -145,13 +158,11 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 	for _, s := range selected {
 		if q := byName[s.listed.Name]; len(q) > 0 {
 			s.got, byName[s.listed.Name] = &q[0], q[1:]
-			sum.add(*s.got)
 		}
 	}
 	// A check the listing did not name: the kit's own data failed to run (a fixture bug).
 	for _, q := range byName {
 		for _, c := range q {
-			sum.add(c)
 			if c.Status == result.FixtureBug {
 				t.Logf("fixture bug (the kit's fault, not the port's): %s: %s", c.Name, c.Message)
 			} else {
@@ -160,9 +171,59 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 		}
 	}
 	switch rep.Verdict.Code {
-	case report.ExitUnusable, report.ExitUsage:
+	case report.ExitUnusable:
+		if rep.Unusable != "" {
+			t.Errorf("conformancetest: %s", rep.Verdict.Summary)
+		}
+	case report.ExitUsage:
 		t.Errorf("conformancetest: %s", rep.Verdict.Summary)
 	}
+	return rep
+}
+
+// merge joins the reports of the parts run into one, as one run of them all would report.
+func merge(base conformance.Runner, reps []*report.Report) *report.Report {
+	if len(reps) == 0 {
+		return &report.Report{Spec: base.Profile, Seed: base.Seed, Tags: base.Tags, Match: base.Match, Skip: base.Skip, RequireAll: base.RequireAll}
+	}
+	out := *reps[0]
+	out.Match = base.Match
+	out.Parts, out.Cases, out.Warnings, out.Requirements = nil, nil, nil, nil
+	out.Restarts, out.Timeouts, out.Elapsed = 0, 0, 0
+	rows := map[string]int{}
+	for _, rep := range reps {
+		for _, p := range rep.Parts {
+			if p.Counts.Total > 0 || p.Note != "not selected" {
+				out.Parts = append(out.Parts, p)
+			}
+		}
+		out.Cases = append(out.Cases, rep.Cases...)
+		for _, w := range rep.Warnings {
+			if !slices.Contains(out.Warnings, w) {
+				out.Warnings = append(out.Warnings, w)
+			}
+		}
+		for _, req := range rep.Requirements {
+			i, ok := rows[req.ID]
+			if !ok {
+				rows[req.ID] = len(out.Requirements)
+				out.Requirements = append(out.Requirements, req)
+				continue
+			}
+			c := &out.Requirements[i].Counts
+			c.Total, c.Pass, c.Fail = c.Total+req.Total, c.Pass+req.Pass, c.Fail+req.Fail
+			c.NotCovered, c.Error, c.FixtureBug = c.NotCovered+req.NotCovered, c.Error+req.Error, c.FixtureBug+req.FixtureBug
+		}
+		out.Restarts += rep.Restarts
+		out.Timeouts += rep.Timeouts
+		out.Elapsed += rep.Elapsed
+		out.Orphans = append(out.Orphans, rep.Orphans...)
+		if out.Unusable == "" {
+			out.Unusable = rep.Unusable
+		}
+	}
+	out.Finish()
+	return &out
 }
 
 // reportCase reports one check's result on its subtest.
@@ -218,16 +279,15 @@ func setup(p Port, opts Options) (*bridge, conformance.Runner, error) {
 	return b, r, nil
 }
 
-func run(b *bridge, r conformance.Runner) (*report.Report, error) {
-	return runContext(context.Background(), b, r)
-}
-
-// runContext runs r and gives each not-covered check the reason the bridge answered
-// ADAPTER_UNSUPPORTED with, which the runner does not keep.
+// runContext runs r; with a bridge, it gives each not-covered check the reason the bridge
+// answered ADAPTER_UNSUPPORTED with, which the runner does not keep.
 func runContext(ctx context.Context, b *bridge, r conformance.Runner) (*report.Report, error) {
 	r, err := conformance.NewRunner(r)
 	if err != nil {
 		return nil, err
+	}
+	if b == nil {
+		return r.Run(ctx), nil
 	}
 	var mu sync.Mutex
 	reasons := map[string]string{}
@@ -279,44 +339,42 @@ func reasonGroup(why string) string {
 	return indexRE.ReplaceAllString(why, "[i]")
 }
 
-func (s *Summary) add(c result.Case) {
-	s.Cases = append(s.Cases, c)
-	switch c.Status {
-	case result.Pass:
-		s.Pass++
-	case result.Fail:
-		s.Fail++
-	case result.Error:
-		s.Error++
-	case result.NotCovered:
-		s.NotCovered++
-		s.Reasons[reasonGroup(c.Message)]++
-	case result.FixtureBug:
-		s.FixtureBug++
-	}
-}
-
-// String is the closing line: the counts, then one line per not-covered reason, most
-// frequent first.
-func (s *Summary) String() string {
+// closing is the closing line: the counts of the checks run, then one line per not-covered
+// reason, most frequent first.
+func closing(rep *report.Report, listed int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "conformancetest: %d checks run", len(s.Cases))
-	if s.Listed > len(s.Cases) {
-		fmt.Fprintf(&b, " (of %d; go test -run chose)", s.Listed)
+	fmt.Fprintf(&b, "conformancetest: %d checks run", len(rep.Cases))
+	if listed > len(rep.Cases) {
+		fmt.Fprintf(&b, " (of %d; go test -run chose)", listed)
 	}
+	t := report.CountCases(rep.Cases)
 	fmt.Fprintf(&b, ": %d passed, %d failed, %d errors, %d not covered, %d fixture bugs",
-		s.Pass, s.Fail, s.Error, s.NotCovered, s.FixtureBug)
-	type kv struct {
-		why string
-		n   int
-	}
-	var rs []kv
-	for why, n := range s.Reasons {
-		rs = append(rs, kv{why, n})
-	}
-	slices.SortFunc(rs, func(a, b kv) int { return cmp.Or(b.n-a.n, strings.Compare(a.why, b.why)) })
-	for _, r := range rs {
-		fmt.Fprintf(&b, "\n  not covered %4d: %s", r.n, r.why)
+		t.Pass, t.Fail, t.Error, t.NotCovered, t.FixtureBug)
+	for _, r := range Reasons(rep) {
+		fmt.Fprintf(&b, "\n  not covered %4d: %s", r.Checks, r.Reason)
 	}
 	return b.String()
+}
+
+// Reason is one reason checks were not covered, and how many.
+type Reason struct {
+	Reason string
+	Checks int
+}
+
+// Reasons groups rep's not-covered checks by reason (without what differs between alike
+// reasons: an index, a session id, the JavaScript type given), most frequent first.
+func Reasons(rep *report.Report) []Reason {
+	n := map[string]int{}
+	for _, c := range rep.Cases {
+		if c.Status == result.NotCovered {
+			n[reasonGroup(c.Message)]++
+		}
+	}
+	out := make([]Reason, 0, len(n))
+	for why, k := range n {
+		out = append(out, Reason{why, k})
+	}
+	slices.SortFunc(out, func(a, b Reason) int { return cmp.Or(b.Checks-a.Checks, strings.Compare(a.Reason, b.Reason)) })
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
@@ -51,20 +52,19 @@ func TestReportCase(t *testing.T) {
 	}
 }
 
-func TestSummaryGroupsReasons(t *testing.T) {
-	s := &Summary{Reasons: map[string]int{}}
+func TestClosingLineGroupsReasons(t *testing.T) {
+	rep := &report.Report{}
 	for _, why := range []string{
 		"not expressible in the Go API: references[0].label is null, not a string",
 		"not expressible in the Go API: references[3].label is a number, not a string",
 		`not expressible in the Go API: session "a", surface event 2: content is null, not an array`,
 		"the port does not declare FeatureLoneSurrogates",
 	} {
-		s.add(result.Case{Status: result.NotCovered, Message: why})
+		rep.Cases = append(rep.Cases, result.Case{Status: result.NotCovered, Message: why})
 	}
-	s.add(result.Case{Status: result.Pass})
-	s.add(result.Case{Status: result.Fail})
-	got := s.String()
-	want := "conformancetest: 6 checks run: 1 passed, 1 failed, 0 errors, 4 not covered, 0 fixture bugs\n" +
+	rep.Cases = append(rep.Cases, result.Case{Status: result.Pass}, result.Case{Status: result.Fail})
+	got := closing(rep, 10)
+	want := "conformancetest: 6 checks run (of 10; go test -run chose): 1 passed, 1 failed, 0 errors, 4 not covered, 0 fixture bugs\n" +
 		"  not covered    2: not expressible in the Go API: references[i].label is not a string\n" +
 		"  not covered    1: not expressible in the Go API: a surface event: content is not an array\n" +
 		"  not covered    1: the port does not declare FeatureLoneSurrogates"
