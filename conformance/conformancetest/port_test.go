@@ -349,3 +349,16 @@ func TestStoreMistakesFail(t *testing.T) {
 		}
 	}
 }
+
+// A port with plain UTF-8 strings is never asked for a lone surrogate, by a property either:
+// the URI properties draw from a thousand inputs (among them the canonical URI of "\ud800",
+// for a port that declares FeatureLoneSurrogates).
+func TestPlainPortGetsNoLoneSurrogate(t *testing.T) {
+	rep, err := conformancetest.Certify(context.Background(), uriport.Port{}, conformancetest.Options{Run: "^properties/uri", Checks: 1000, Seed: 0x5eed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Fail != 0 || rep.Totals.Pass == 0 {
+		t.Errorf("%s", rep.Verdict.Summary)
+	}
+}
