@@ -3,6 +3,7 @@ package conformancetest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"go/build"
 	"go/parser"
 	"go/token"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
@@ -360,5 +362,83 @@ func TestPlainPortGetsNoLoneSurrogate(t *testing.T) {
 	}
 	if rep.Totals.Fail != 0 || rep.Totals.Pass == 0 {
 		t.Errorf("%s", rep.Verdict.Summary)
+	}
+}
+
+// utf8Port is the reference as a port whose strings are Go's: any string it would return
+// that is not valid UTF-8 (a lone surrogate the kit should not have led it to) fails.
+type utf8Port struct{ plainPort }
+
+var errLone = errors.New("a lone surrogate reached a port without FeatureLoneSurrogates")
+
+func valid(ss ...string) error {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("%w: %q", errLone, s)
+		}
+	}
+	return nil
+}
+
+func (p utf8Port) DecodeURI(u string) (string, error) {
+	id, err := p.plainPort.DecodeURI(u)
+	if err == nil {
+		err = valid(id)
+	}
+	return id, err
+}
+
+func (p utf8Port) ParseMentions(text string) (conformancetest.ParsedText, error) {
+	r, err := p.plainPort.ParseMentions(text)
+	for _, m := range r.References {
+		if err == nil {
+			err = valid(m.SessionID, m.Label)
+		}
+	}
+	return r, err
+}
+
+func (p utf8Port) NewService(s conformancetest.SessionStore, cfg conformancetest.Config) (conformancetest.Service, error) {
+	svc, err := p.plainPort.NewService(s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return utf8Service{svc}, nil
+}
+
+type utf8Service struct{ conformancetest.Service }
+
+func (s utf8Service) ListCandidates(ctx context.Context, a conformancetest.Agent, q string, limit conformancetest.Optional[float64]) ([]conformancetest.Candidate, error) {
+	cs, err := s.Service.ListCandidates(ctx, a, q, limit)
+	for _, c := range cs {
+		if err == nil {
+			err = valid(c.SessionID, c.Label, c.CWD.Value)
+		}
+	}
+	return cs, err
+}
+
+func (s utf8Service) Prepare(ctx context.Context, a conformancetest.Agent, content conformancetest.Content, refs []conformancetest.Reference) (*conformancetest.Prepared, error) {
+	p, err := s.Service.Prepare(ctx, a, content, refs)
+	if err == nil && p.Context != nil {
+		for _, b := range p.Context.Content {
+			if err == nil {
+				err = valid(b.Text)
+			}
+		}
+	}
+	return p, err
+}
+
+// No check leads a port without FeatureLoneSurrogates to a lone surrogate.
+func TestNoLoneSurrogateLeaks(t *testing.T) {
+	rep, err := conformancetest.Certify(context.Background(), utf8Port{}, conformancetest.Options{Checks: 100, Seed: 0x5eed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cases {
+		if c.Status == result.Fail || c.Status == result.Error {
+			t.Errorf("%s/%s: %s\n%s", c.Part, c.Name, c.Message, c.Got)
+		}
 	}
 }
