@@ -48,13 +48,19 @@ func goAPIReason(why string) bool {
 // a check the reference passes passes through the Go API, or is not covered because its
 // request cannot be expressed in Go's types (saying what), never failed.
 func TestReferencePortAgrees(t *testing.T) {
+	for _, profile := range conformance.Profiles {
+		t.Run(profile, func(t *testing.T) { agrees(t, profile) })
+	}
+}
+
+func agrees(t *testing.T, profile string) {
 	const seed, checks = 0x5eed, 10
 	ctx := context.Background()
-	port, err := conformancetest.Certify(ctx, refport.Port{}, conformancetest.Options{Seed: seed, Checks: checks})
+	port, err := conformancetest.Certify(ctx, refport.Port{}, conformancetest.Options{Seed: seed, Checks: checks, Profile: profile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := conformance.NewRunner(conformance.Runner{Seed: seed, Checks: checks})
+	r, err := conformance.NewRunner(conformance.Runner{Seed: seed, Checks: checks, Profile: profile})
 	if err != nil {
 		t.Fatal(err)
 	}
