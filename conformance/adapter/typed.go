@@ -21,7 +21,7 @@ import (
 // type, a reference that is not an object …): Typed answers such requests
 // ADAPTER_UNSUPPORTED, so the checks that need them are reported not covered, never passed.
 //
-// Deprecated: a Go port implements conformancetest.Port, in kit-owned types that need
+// Deprecated: a Go port implements goport.Port, in kit-owned types that need
 // nothing of the reference, and calls conformancetest.TestPort.
 type Implementation interface {
 	EncodeURI(sessionID string) string
@@ -36,7 +36,7 @@ type Implementation interface {
 
 // Service is the session-reference service of an Implementation.
 //
-// Deprecated: see Implementation; conformancetest.Service replaces it.
+// Deprecated: see Implementation; goport.Service replaces it.
 type Service interface {
 	Config() service.Config
 	// ListCandidates lists candidates; limit 0 means the configured limit and a negative
@@ -74,7 +74,7 @@ func (ReferenceImplementation) NewService(q sessionquery.Querier, cfg service.Co
 // Typed answers the protocol with an Implementation. It builds each request's session query
 // from the world document (with the protocol's cancel modes) as the reference adapter does.
 //
-// Deprecated: see Implementation; conformancetest.TestPort serves a conformancetest.Port.
+// Deprecated: see Implementation; conformancetest.TestPort serves a goport.Port.
 type Typed struct {
 	Impl Implementation
 	// Profile is the contract release certified; empty means protocol.Spec.

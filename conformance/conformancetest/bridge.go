@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"math"
 	"slices"
 	"sync"
@@ -18,9 +19,9 @@ import (
 // the types cannot hold is answered ADAPTER_UNSUPPORTED with what could not be expressed,
 // and the last such reason is kept for the report (see takeReason).
 type bridge struct {
-	port    Port
+	port    goport.Port
 	profile string
-	lone    bool // the port declared FeatureLoneSurrogates
+	lone    bool // the port declared goport.FeatureLoneSurrogates
 
 	mu     sync.Mutex
 	reason string // why the last ADAPTER_UNSUPPORTED was answered
@@ -71,7 +72,7 @@ func (b *bridge) answer(req protocol.Request, err error, res ...any) protocol.Re
 	if err == nil {
 		return protocol.Response{ID: req.ID, OK: true, Result: res[0]}
 	}
-	e := &protocol.Error{Code: string(CodeOf(err)), Message: err.Error()}
+	e := &protocol.Error{Code: string(goport.CodeOf(err)), Message: err.Error()}
 	var ie *inexpressible
 	var pe *protocol.Error
 	switch {
@@ -111,13 +112,13 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		}
 		features := []any{}
 		if b.lone {
-			features = append(features, string(FeatureLoneSurrogates))
+			features = append(features, string(goport.FeatureLoneSurrogates))
 		}
 		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-port").
 			Set("version", "conformancetest").Set("spec", b.profile).Set("features", features), nil
 	}
 	if !b.lone && hasLoneSurrogate(req.Args) {
-		return nil, cannot("the request holds a lone surrogate, and the port does not declare FeatureLoneSurrogates")
+		return nil, cannot("the request holds a lone surrogate, and the port does not declare goport.FeatureLoneSurrogates")
 	}
 	args := reader{req}
 	switch req.Op {
@@ -138,13 +139,13 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		ref := Reference{SessionID: id}
+		ref := goport.Reference{SessionID: id}
 		if v, ok := req.Arg("label"); ok && v != nil {
 			l, isString := v.(string)
 			if !isString {
 				return nil, cannot("label is %s, not a string", kind(v))
 			}
-			ref.Label = Some(l)
+			ref.Label = goport.Some(l)
 		}
 		return b.port.FormatMention(ref), nil
 	case protocol.OpMentionParse:
@@ -198,64 +199,64 @@ func (r reader) str(key string) (string, error) {
 
 // number reads an optional number argument; present, it must be a number (null included
 // only when nullIsUnset, as for the keys of a config).
-func number(v any, present, nullIsUnset bool, what string) (Optional[float64], error) {
+func number(v any, present, nullIsUnset bool, what string) (goport.Optional[float64], error) {
 	if !present || (v == nil && nullIsUnset) {
-		return Optional[float64]{}, nil
+		return goport.Optional[float64]{}, nil
 	}
 	f, ok := v.(float64)
 	if !ok {
-		return Optional[float64]{}, cannot("%s is %s, not a number", what, kind(v))
+		return goport.Optional[float64]{}, cannot("%s is %s, not a number", what, kind(v))
 	}
-	return Some(f), nil
+	return goport.Some(f), nil
 }
 
 // config reads the config argument: absent is every default, null is not expressible (the
 // seed throws a TypeError reading it), a value that is not an object has none of the keys.
-func (r reader) config() (Config, error) {
+func (r reader) config() (goport.Config, error) {
 	v, present := r.req.Arg("config")
 	if present && v == nil {
-		return Config{}, cannot("config is null")
+		return goport.Config{}, cannot("config is null")
 	}
 	o, _ := v.(*jsjson.Object)
-	var c Config
+	var c goport.Config
 	for _, f := range []struct {
 		key string
-		dst *Optional[float64]
+		dst *goport.Optional[float64]
 	}{{"maxReferences", &c.MaxReferences}, {"candidateLimit", &c.CandidateLimit}, {"maxReferenceBytes", &c.MaxReferenceBytes}} {
 		x, ok := o.Get(f.key)
 		n, err := number(x, ok, true, "config."+f.key)
 		if err != nil {
-			return Config{}, err
+			return goport.Config{}, err
 		}
 		*f.dst = n
 	}
 	return c, nil
 }
 
-func (r reader) agent() (Agent, error) {
+func (r reader) agent() (goport.Agent, error) {
 	av, _ := r.req.Arg("agent")
 	o, ok := av.(*jsjson.Object)
 	if !ok {
-		return Agent{}, protocolError("agent is not an object")
+		return goport.Agent{}, protocolError("agent is not an object")
 	}
 	idv, _ := o.Get("id")
 	id, ok := idv.(string)
 	if !ok {
-		return Agent{}, protocolError("agent.id is not a string")
+		return goport.Agent{}, protocolError("agent.id is not a string")
 	}
-	a := Agent{ID: id}
+	a := goport.Agent{ID: id}
 	if cv, ok := o.Get("cwd"); ok {
 		c, ok := cv.(string)
 		if !ok {
-			return Agent{}, protocolError("agent.cwd is not a string")
+			return goport.Agent{}, protocolError("agent.cwd is not a string")
 		}
-		a.CWD = Some(c)
+		a.CWD = goport.Some(c)
 	}
 	return a, nil
 }
 
 // references reads prepare's references: an array of {sessionId: string, label?: string}.
-func (r reader) references() ([]Reference, error) {
+func (r reader) references() ([]goport.Reference, error) {
 	v, ok := r.req.Arg("references")
 	if !ok {
 		return nil, cannot("references is absent")
@@ -264,7 +265,7 @@ func (r reader) references() ([]Reference, error) {
 	if !ok {
 		return nil, cannot("references is %s, not an array", kind(v))
 	}
-	refs := make([]Reference, 0, len(list))
+	refs := make([]goport.Reference, 0, len(list))
 	for i, e := range list {
 		o, ok := e.(*jsjson.Object)
 		if !ok {
@@ -275,13 +276,13 @@ func (r reader) references() ([]Reference, error) {
 		if !ok {
 			return nil, cannot("references[%d].sessionId is %s, not a string", i, kind(idv))
 		}
-		ref := Reference{SessionID: id}
+		ref := goport.Reference{SessionID: id}
 		if lv, ok := o.Get("label"); ok {
 			l, isString := lv.(string)
 			if !isString {
 				return nil, cannot("references[%d].label is %s, not a string", i, kind(lv))
 			}
-			ref.Label = Some(l)
+			ref.Label = goport.Some(l)
 		}
 		refs = append(refs, ref)
 	}
@@ -291,9 +292,9 @@ func (r reader) references() ([]Reference, error) {
 // call is a candidates or prepare request made ready: the port's service over a store of
 // the request's world, the agent and the signal.
 type call struct {
-	svc    Service
+	svc    goport.Service
 	world  *world
-	agent  Agent
+	agent  goport.Agent
 	ctx    context.Context
 	cancel context.CancelFunc
 	mode   any // the cancel argument
@@ -327,7 +328,7 @@ func (b *bridge) open(ctx context.Context, r reader) (*call, error) {
 		return nil, err
 	}
 	if svc == nil {
-		return nil, errors.New("conformancetest: NewService returned a nil Service and no error")
+		return nil, errors.New("conformancetest: NewService returned a nil goport.Service and no error")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	if mode == protocol.CancelBefore {
@@ -388,7 +389,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 		return nil, err
 	}
 	content, hasContent := r.req.Arg("content")
-	var raw Content
+	var raw goport.Content
 	if hasContent {
 		if raw, err = jsjson.Marshal(content); err != nil {
 			return nil, cannot("content: %v", err)
@@ -438,7 +439,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 		return nil, &withExtra{err: err, extra: jsjson.NewObject().Set("reads", anyStrings(reads))}
 	}
 	if p == nil {
-		return nil, errors.New("conformancetest: Prepare returned a nil *Prepared and no error")
+		return nil, errors.New("conformancetest: Prepare returned a nil *goport.Prepared and no error")
 	}
 	out := jsjson.NewObject()
 	if hasContent {
@@ -464,7 +465,7 @@ func position(order []string, id string) int {
 }
 
 // messageValue is the context message as the protocol carries it: without its id.
-func messageValue(m *ContextMessage) *jsjson.Object {
+func messageValue(m *goport.ContextMessage) *jsjson.Object {
 	refs := make([]any, len(m.Source.References))
 	for i, r := range m.Source.References {
 		o := jsjson.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
@@ -490,7 +491,7 @@ func messageValue(m *ContextMessage) *jsjson.Object {
 	return jsjson.NewObject().Set("source", src).Set("content", blocks).Set("role", m.Role)
 }
 
-func configValue(c EffectiveConfig) *jsjson.Object {
+func configValue(c goport.EffectiveConfig) *jsjson.Object {
 	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
 		Set("candidateLimit", float64(c.CandidateLimit)).
 		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))

@@ -2,9 +2,9 @@
 // from its own tests, as testing/fstest.TestFS checks a file system: one call runs the kit's
 // features, fixtures and properties and reports every check as a subtest.
 //
-// A Go port implements Port, in this package's own types (port.go imports only the
-// standard library), and calls TestPort from a test; a handler of the wire protocol
-// (adapter.Handler) calls Run.
+// A Go port implements goport.Port, in that package's types (it imports only the standard
+// library, so the port's own package needs nothing of the kit), and calls TestPort from a
+// test; a handler of the wire protocol (adapter.Handler) calls Run.
 package conformancetest
 
 import (

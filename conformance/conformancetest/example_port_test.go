@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -19,7 +20,7 @@ import (
 // and every check is a subtest; Certify, below, returns the same verdicts as a report.
 type firstDraft struct{}
 
-func (firstDraft) Features() []conformancetest.Feature { return nil } // plain UTF-8 strings
+func (firstDraft) Features() []goport.Feature { return nil } // plain UTF-8 strings
 
 func (firstDraft) EncodeURI(id string) string {
 	b, _ := json.Marshal(id) // escapes <, > and & as \u003c …, which JSON.stringify does not
@@ -28,13 +29,13 @@ func (firstDraft) EncodeURI(id string) string {
 
 func (firstDraft) DecodeURI(string) (string, error) { return "", errors.ErrUnsupported }
 
-func (firstDraft) FormatMention(conformancetest.Reference) string { panic(errors.ErrUnsupported) }
+func (firstDraft) FormatMention(goport.Reference) string { panic(errors.ErrUnsupported) }
 
-func (firstDraft) ParseMentions(string) (conformancetest.ParsedText, error) {
-	return conformancetest.ParsedText{}, errors.ErrUnsupported
+func (firstDraft) ParseMentions(string) (goport.ParsedText, error) {
+	return goport.ParsedText{}, errors.ErrUnsupported
 }
 
-func (firstDraft) NewService(conformancetest.SessionStore, conformancetest.Config) (conformancetest.Service, error) {
+func (firstDraft) NewService(goport.SessionStore, goport.Config) (goport.Service, error) {
 	return nil, errors.ErrUnsupported
 }
 
@@ -54,7 +55,7 @@ func ExampleCertify() {
 	// 9 passed, 2 failed, 3 not covered
 	// fail uri-encode/url-safe-alphabet: result differs
 	// fail uri-encode/html-and-line-separators-unescaped: result differs
-	// not-covered uri-encode/lone-high-surrogate: the port does not declare FeatureLoneSurrogates
-	// not-covered uri-encode/lone-low-surrogate: the port does not declare FeatureLoneSurrogates
-	// not-covered uri-encode/reversed-pair: the port does not declare FeatureLoneSurrogates
+	// not-covered uri-encode/lone-high-surrogate: the port does not declare goport.FeatureLoneSurrogates
+	// not-covered uri-encode/lone-low-surrogate: the port does not declare goport.FeatureLoneSurrogates
+	// not-covered uri-encode/reversed-pair: the port does not declare goport.FeatureLoneSurrogates
 }

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"go/build"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,7 +95,7 @@ func agrees(t *testing.T, profile string) {
 // plainPort is the reference with plain UTF-8 strings: it does not declare lone surrogates.
 type plainPort struct{ refport.Port }
 
-func (plainPort) Features() []conformancetest.Feature { return nil }
+func (plainPort) Features() []goport.Feature { return nil }
 
 // A port that does not declare a feature is not covered by what needs it, never failed.
 func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
@@ -153,7 +153,7 @@ func TestInexpressibleReason(t *testing.T) {
 // wrongPort is a plausible porting mistake: mention labels not escaped.
 type wrongPort struct{ refport.Port }
 
-func (wrongPort) FormatMention(ref conformancetest.Reference) string {
+func (wrongPort) FormatMention(ref goport.Reference) string {
 	return "@[" + ref.Label.Or(ref.SessionID) + "](" + uri.Encode(ref.SessionID) + ")"
 }
 
@@ -229,41 +229,74 @@ func TestPartialPort(t *testing.T) {
 	}
 }
 
-// port.go, all a port sees, imports only the standard library.
-func TestPortAPIImportsNoReference(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "port.go", nil, parser.ImportsOnly)
+// deps returns the packages of this module that the package in dir depends on, itself
+// included, following imports (tests' too when withTests) through the module's packages.
+func deps(t *testing.T, dir string, withTests bool) []string {
+	t.Helper()
+	const module = "github.com/sessionref-kit/sessionref-kit"
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	seen := map[string]bool{}
+	var walk func(path string, tests bool)
+	walk = func(path string, tests bool) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		pkg, err := build.ImportDir(filepath.Join(root, strings.TrimPrefix(path, module)), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		imports := pkg.Imports
+		if tests {
+			imports = append(append(imports, pkg.TestImports...), pkg.XTestImports...)
+		}
+		for _, im := range imports {
+			if im == module || strings.HasPrefix(im, module+"/") {
+				walk(im, false)
+			}
+		}
+	}
+	rel, err := filepath.Rel(root, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, im := range f.Imports {
-		if p, _ := strconv.Unquote(im.Path.Value); strings.Contains(p, ".") {
-			t.Errorf("port.go imports %s", p)
-		}
+	walk(module+"/"+filepath.ToSlash(rel), withTests)
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, strings.TrimPrefix(p, module+"/"))
 	}
+	return out
 }
 
 // An independent port compiled against the Go API needs no reference type: uriport, which
-// implements Port, imports nothing under reference/ (nor anything of the kit but the API).
-func TestIndependentPortImportsNoReference(t *testing.T) {
+// implements goport.Port, depends (as go list -deps counts) on no package of this module but
+// goport, which imports only the standard library.
+func TestPortImportsNoReference(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	pkg, err := build.ImportDir(filepath.Join(filepath.Dir(file), "internal", "uriport"), 0)
-	if err != nil {
-		t.Fatal(err)
+	got := deps(t, filepath.Join(filepath.Dir(file), "internal", "uriport"), false)
+	slices.Sort(got)
+	if want := []string{"conformance/conformancetest/internal/uriport", "conformance/goport"}; !slices.Equal(got, want) {
+		t.Errorf("uriport depends on %v, want only %v", got, want)
 	}
-	const module = "github.com/sessionref-kit/sessionref-kit/"
-	for _, im := range append(pkg.Imports, pkg.TestImports...) {
-		if strings.HasPrefix(im, module) && im != module+"conformance/conformancetest" {
-			t.Errorf("uriport imports %s", im)
-		}
+	var _ goport.Port = uriport.Port{}
+}
+
+// The reference as a port is the one that needs the reference (it converts its types), and
+// the scan sees it: the test above could fail.
+func TestReferencePortImportsReference(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	got := deps(t, filepath.Join(filepath.Dir(file), "internal", "refport"), false)
+	if !slices.Contains(got, "reference/service") {
+		t.Errorf("refport depends on %v, without reference/service", got)
 	}
-	var _ conformancetest.Port = uriport.Port{}
 }
 
 // lenient is a check that the tests of this file can fail: a port whose parser forgets that
 // a label escape cannot take a line terminator fails through the Go API.
 type lenient struct{ refport.Port }
 
-func (lenient) ParseMentions(text string) (conformancetest.ParsedText, error) {
+func (lenient) ParseMentions(text string) (goport.ParsedText, error) {
 	return refport.Port{}.ParseMentions(strings.ReplaceAll(text, "\\\n", "\\n"))
 }
 
@@ -304,17 +337,17 @@ func BenchmarkCertify(b *testing.B) {
 // storeMistake is the reference over a session store seen through a porting mistake.
 type storeMistake struct {
 	refport.Port
-	view func(conformancetest.SessionStore) conformancetest.SessionStore
+	view func(goport.SessionStore) goport.SessionStore
 }
 
-func (p storeMistake) NewService(s conformancetest.SessionStore, cfg conformancetest.Config) (conformancetest.Service, error) {
+func (p storeMistake) NewService(s goport.SessionStore, cfg goport.Config) (goport.Service, error) {
 	return p.Port.NewService(p.view(s), cfg)
 }
 
 // pluginAsUser keeps every plugin's messages, not only compact checkpoints.
-type pluginAsUser struct{ conformancetest.SessionStore }
+type pluginAsUser struct{ goport.SessionStore }
 
-func (s pluginAsUser) ReadSurface(ctx context.Context, id string) (conformancetest.Surface, error) {
+func (s pluginAsUser) ReadSurface(ctx context.Context, id string) (goport.Surface, error) {
 	surf, err := s.SessionStore.ReadSurface(ctx, id)
 	for _, e := range surf.Events {
 		if m := e.Message; m != nil && m.Source != nil && m.Source.Kind == "plugin" && m.Source.Plugin != "compact" {
@@ -325,13 +358,13 @@ func (s pluginAsUser) ReadSurface(ctx context.Context, id string) (conformancete
 }
 
 // emptyTitleFallback takes an empty title for no title.
-type emptyTitleFallback struct{ conformancetest.SessionStore }
+type emptyTitleFallback struct{ goport.SessionStore }
 
-func (s emptyTitleFallback) ReadTitleSnapshots(ctx context.Context, ids []string) ([]conformancetest.TitleSnapshot, error) {
+func (s emptyTitleFallback) ReadTitleSnapshots(ctx context.Context, ids []string) ([]goport.TitleSnapshot, error) {
 	ts, err := s.SessionStore.ReadTitleSnapshots(ctx, ids)
 	for i := range ts {
 		if t, ok := ts[i].Title.Get(); ok && t == "" {
-			ts[i].Title = conformancetest.Optional[string]{}
+			ts[i].Title = goport.Optional[string]{}
 		}
 	}
 	return ts, err
@@ -342,11 +375,11 @@ func (s emptyTitleFallback) ReadTitleSnapshots(ctx context.Context, ids []string
 func TestStoreMistakesFail(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		view func(conformancetest.SessionStore) conformancetest.SessionStore
+		view func(goport.SessionStore) goport.SessionStore
 		run  string
 	}{
-		{"plugin messages kept", func(s conformancetest.SessionStore) conformancetest.SessionStore { return pluginAsUser{s} }, "prepare|projection|retention"},
-		{"empty title falls back to the id", func(s conformancetest.SessionStore) conformancetest.SessionStore { return emptyTitleFallback{s} }, "candidates"},
+		{"plugin messages kept", func(s goport.SessionStore) goport.SessionStore { return pluginAsUser{s} }, "prepare|projection|retention"},
+		{"empty title falls back to the id", func(s goport.SessionStore) goport.SessionStore { return emptyTitleFallback{s} }, "candidates"},
 	} {
 		rep, err := conformancetest.Certify(context.Background(), storeMistake{view: tc.view}, conformancetest.Options{Checks: 20, Run: tc.run})
 		if err != nil {
@@ -394,7 +427,7 @@ func (p utf8Port) DecodeURI(u string) (string, error) {
 	return id, err
 }
 
-func (p utf8Port) ParseMentions(text string) (conformancetest.ParsedText, error) {
+func (p utf8Port) ParseMentions(text string) (goport.ParsedText, error) {
 	r, err := p.plainPort.ParseMentions(text)
 	for _, m := range r.References {
 		if err == nil {
@@ -404,7 +437,7 @@ func (p utf8Port) ParseMentions(text string) (conformancetest.ParsedText, error)
 	return r, err
 }
 
-func (p utf8Port) NewService(s conformancetest.SessionStore, cfg conformancetest.Config) (conformancetest.Service, error) {
+func (p utf8Port) NewService(s goport.SessionStore, cfg goport.Config) (goport.Service, error) {
 	svc, err := p.plainPort.NewService(s, cfg)
 	if err != nil {
 		return nil, err
@@ -412,9 +445,9 @@ func (p utf8Port) NewService(s conformancetest.SessionStore, cfg conformancetest
 	return utf8Service{svc}, nil
 }
 
-type utf8Service struct{ conformancetest.Service }
+type utf8Service struct{ goport.Service }
 
-func (s utf8Service) ListCandidates(ctx context.Context, a conformancetest.Agent, q string, limit conformancetest.Optional[float64]) ([]conformancetest.Candidate, error) {
+func (s utf8Service) ListCandidates(ctx context.Context, a goport.Agent, q string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
 	cs, err := s.Service.ListCandidates(ctx, a, q, limit)
 	for _, c := range cs {
 		if err == nil {
@@ -424,7 +457,7 @@ func (s utf8Service) ListCandidates(ctx context.Context, a conformancetest.Agent
 	return cs, err
 }
 
-func (s utf8Service) Prepare(ctx context.Context, a conformancetest.Agent, content conformancetest.Content, refs []conformancetest.Reference) (*conformancetest.Prepared, error) {
+func (s utf8Service) Prepare(ctx context.Context, a goport.Agent, content goport.Content, refs []goport.Reference) (*goport.Prepared, error) {
 	p, err := s.Service.Prepare(ctx, a, content, refs)
 	if err == nil && p.Context != nil {
 		for _, b := range p.Context.Content {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,13 +51,13 @@ type Options struct {
 // not declare, a request Go's types cannot express, an errors.ErrUnsupported) is skipped as
 // not covered. A closing log line counts what passed, failed and was not covered, by reason.
 // It returns the report of the checks run.
-func TestPort(t *testing.T, p Port) *report.Report {
+func TestPort(t *testing.T, p goport.Port) *report.Report {
 	t.Helper()
 	return TestPortWith(t, p, Options{})
 }
 
 // TestPortWith is TestPort with options.
-func TestPortWith(t *testing.T, p Port, opts Options) *report.Report {
+func TestPortWith(t *testing.T, p goport.Port, opts Options) *report.Report {
 	t.Helper()
 	b, base, err := setup(p, opts)
 	if err != nil {
@@ -245,7 +246,7 @@ func reportCase(t testing.TB, c result.Case, requireAll bool) {
 
 // Certify runs every check selected by opts against p in one run and returns the report,
 // for a CLI or a comparison; TestPortWith is the form for a Go test.
-func Certify(ctx context.Context, p Port, opts Options) (*report.Report, error) {
+func Certify(ctx context.Context, p goport.Port, opts Options) (*report.Report, error) {
 	b, r, err := setup(p, opts)
 	if err != nil {
 		return nil, err
@@ -254,17 +255,17 @@ func Certify(ctx context.Context, p Port, opts Options) (*report.Report, error) 
 }
 
 // setup checks p's features and builds the bridge and the runner configuration.
-func setup(p Port, opts Options) (*bridge, conformance.Runner, error) {
+func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
 	if p == nil {
 		return nil, conformance.Runner{}, fmt.Errorf("the port is nil")
 	}
 	b := &bridge{port: p, profile: cmp.Or(opts.Profile, protocol.Spec)}
 	for _, f := range p.Features() {
 		switch f {
-		case FeatureLoneSurrogates:
+		case goport.FeatureLoneSurrogates:
 			b.lone = true
 		default:
-			return nil, conformance.Runner{}, fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s)", f, FeatureLoneSurrogates)
+			return nil, conformance.Runner{}, fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s)", f, goport.FeatureLoneSurrogates)
 		}
 	}
 	r := conformance.Runner{
@@ -320,7 +321,7 @@ func portReason(msg string) string {
 	case strings.Contains(msg, "feature "+protocol.FeatureHost), strings.Contains(msg, `"`+protocol.FeatureHost+`" feature`):
 		return "the Go API has no host interface (feature host)"
 	case strings.Contains(msg, "feature "+protocol.FeatureLoneSurrogates), strings.Contains(msg, `"`+protocol.FeatureLoneSurrogates+`" feature`):
-		return "the port does not declare FeatureLoneSurrogates"
+		return "the port does not declare goport.FeatureLoneSurrogates"
 	}
 	return msg
 }

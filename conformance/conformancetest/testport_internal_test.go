@@ -58,7 +58,7 @@ func TestClosingLineGroupsReasons(t *testing.T) {
 		"not expressible in the Go API: references[0].label is null, not a string",
 		"not expressible in the Go API: references[3].label is a number, not a string",
 		`not expressible in the Go API: session "a", surface event 2: content is null, not an array`,
-		"the port does not declare FeatureLoneSurrogates",
+		"the port does not declare goport.FeatureLoneSurrogates",
 	} {
 		rep.Cases = append(rep.Cases, result.Case{Status: result.NotCovered, Message: why})
 	}
@@ -67,7 +67,7 @@ func TestClosingLineGroupsReasons(t *testing.T) {
 	want := "conformancetest: 6 checks run (of 10; go test -run chose): 1 passed, 1 failed, 0 errors, 4 not covered, 0 fixture bugs\n" +
 		"  not covered    2: not expressible in the Go API: references[i].label is not a string\n" +
 		"  not covered    1: not expressible in the Go API: a surface event: content is not an array\n" +
-		"  not covered    1: the port does not declare FeatureLoneSurrogates"
+		"  not covered    1: the port does not declare goport.FeatureLoneSurrogates"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

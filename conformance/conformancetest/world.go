@@ -3,6 +3,7 @@ package conformancetest
 import (
 	"context"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"sync"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -38,38 +39,38 @@ func (w *world) inexpressible() string {
 	return w.why
 }
 
-func header(h sessionquery.Header) SessionHeader {
-	out := SessionHeader{ID: h.ID, CreatedAt: h.CreatedAt}
+func header(h sessionquery.Header) goport.SessionHeader {
+	out := goport.SessionHeader{ID: h.ID, CreatedAt: h.CreatedAt}
 	if h.CWD != nil {
-		out.CWD = Some(*h.CWD)
+		out.CWD = goport.Some(*h.CWD)
 	}
 	return out
 }
 
 // ListSessions implements SessionStore.
-func (w *world) ListSessions(ctx context.Context) ([]SessionRecord, error) {
+func (w *world) ListSessions(ctx context.Context) ([]goport.SessionRecord, error) {
 	recs, err := w.q.ListSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]SessionRecord, len(recs))
+	out := make([]goport.SessionRecord, len(recs))
 	for i, r := range recs {
-		out[i] = SessionRecord{Header: header(r.Header), Live: r.Live, Persisted: r.Persisted}
+		out[i] = goport.SessionRecord{Header: header(r.Header), Live: r.Live, Persisted: r.Persisted}
 	}
 	return out, nil
 }
 
 // ReadTitleSnapshots implements SessionStore.
-func (w *world) ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSnapshot, error) {
+func (w *world) ReadTitleSnapshots(ctx context.Context, ids []string) ([]goport.TitleSnapshot, error) {
 	sets, err := w.q.ReadTitleSnapshots(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]TitleSnapshot, len(sets))
+	out := make([]goport.TitleSnapshot, len(sets))
 	for i, s := range sets {
-		out[i] = TitleSnapshot{SessionID: s.SessionID, Err: s.Err, Session: header(s.Session)}
+		out[i] = goport.TitleSnapshot{SessionID: s.SessionID, Err: s.Err, Session: header(s.Session)}
 		if s.Title != nil {
-			out[i].Title = Some(*s.Title)
+			out[i].Title = goport.Some(*s.Title)
 		}
 	}
 	return out, nil
@@ -77,14 +78,14 @@ func (w *world) ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSn
 
 // ReadSurface implements SessionStore. A surface whose events the Go types cannot carry
 // fails the read, and the bridge answers the request not covered.
-func (w *world) ReadSurface(ctx context.Context, id string) (Surface, error) {
+func (w *world) ReadSurface(ctx context.Context, id string) (goport.Surface, error) {
 	s, err := w.q.ReadSurface(ctx, id)
 	if err != nil {
-		return Surface{}, err
+		return goport.Surface{}, err
 	}
-	out := Surface{Session: header(s.Session), Events: make([]Event, len(s.Events))}
+	out := goport.Surface{Session: header(s.Session), Events: make([]goport.Event, len(s.Events))}
 	if s.CapturedThroughSeq != nil {
-		out.CapturedThroughSeq = Some(*s.CapturedThroughSeq)
+		out.CapturedThroughSeq = goport.Some(*s.CapturedThroughSeq)
 	}
 	for i, ev := range s.Events {
 		e, err := event(ev)
@@ -94,7 +95,7 @@ func (w *world) ReadSurface(ctx context.Context, id string) (Surface, error) {
 				w.why = fmt.Sprintf("session %s, surface event %d: %v", jsjson.Quote(id), i, err)
 			}
 			w.mu.Unlock()
-			return Surface{}, fmt.Errorf("conformancetest: %v", err)
+			return goport.Surface{}, fmt.Errorf("conformancetest: %v", err)
 		}
 		out.Events[i] = e
 	}
@@ -105,17 +106,17 @@ func (w *world) ReadSurface(ctx context.Context, id string) (Surface, error) {
 // (an event that is not an object, a type that is not a string, a message or source that
 // is not an object, content that is not an array, a block that is not an object …), never
 // for one they can: an unknown type, a missing message or source.
-func event(v any) (Event, error) {
+func event(v any) (goport.Event, error) {
 	o, ok := v.(*jsjson.Object)
 	if !ok {
-		return Event{}, fmt.Errorf("the event is %s, not an object", kind(v))
+		return goport.Event{}, fmt.Errorf("the event is %s, not an object", kind(v))
 	}
 	tv, _ := o.Get("type")
 	typ, ok := tv.(string)
 	if !ok {
-		return Event{}, fmt.Errorf("type is %s, not a string", kind(tv))
+		return goport.Event{}, fmt.Errorf("type is %s, not a string", kind(tv))
 	}
-	e := Event{Type: typ}
+	e := goport.Event{Type: typ}
 	if s, ok := get(o, "seq").(float64); ok {
 		e.Seq = s
 	}
@@ -135,7 +136,7 @@ func event(v any) (Event, error) {
 	}
 	m, err := message(mv)
 	if err != nil {
-		return Event{}, err
+		return goport.Event{}, err
 	}
 	e.Message = m
 	return e, nil
@@ -151,7 +152,7 @@ func get(v any, key string) any {
 	return x
 }
 
-func message(v any) (*EventMessage, error) {
+func message(v any) (*goport.EventMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -159,7 +160,7 @@ func message(v any) (*EventMessage, error) {
 	if !ok {
 		return nil, fmt.Errorf("the message is %s, not an object", kind(v))
 	}
-	m := &EventMessage{}
+	m := &goport.EventMessage{}
 	var err error
 	if m.ID, err = optionalString(o, "id"); err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func message(v any) (*EventMessage, error) {
 		if !ok {
 			return nil, fmt.Errorf("source is %s, not an object", kind(sv))
 		}
-		m.Source = &EventSource{}
+		m.Source = &goport.EventSource{}
 		for _, f := range []struct {
 			key string
 			dst *string
@@ -190,7 +191,7 @@ func message(v any) (*EventMessage, error) {
 	if !ok {
 		return nil, fmt.Errorf("content is %s, not an array", kind(cv))
 	}
-	m.Content = make([]ContentBlock, len(blocks))
+	m.Content = make([]goport.ContentBlock, len(blocks))
 	for i, b := range blocks {
 		bo, ok := b.(*jsjson.Object)
 		if !ok {
@@ -200,7 +201,7 @@ func message(v any) (*EventMessage, error) {
 			return nil, fmt.Errorf("content[%d].%w", i, err)
 		}
 		if t, ok := get(bo, "text").(string); ok {
-			m.Content[i].Text = Some(t)
+			m.Content[i].Text = goport.Some(t)
 		}
 	}
 	return m, nil
@@ -222,10 +223,10 @@ func optionalString(o *jsjson.Object, key string) (string, error) {
 // emptyStore is the session-query service of a config request, which reads nothing.
 type emptyStore struct{}
 
-func (emptyStore) ListSessions(context.Context) ([]SessionRecord, error) { return nil, nil }
-func (emptyStore) ReadTitleSnapshots(_ context.Context, ids []string) ([]TitleSnapshot, error) {
+func (emptyStore) ListSessions(context.Context) ([]goport.SessionRecord, error) { return nil, nil }
+func (emptyStore) ReadTitleSnapshots(_ context.Context, ids []string) ([]goport.TitleSnapshot, error) {
 	return nil, nil
 }
-func (emptyStore) ReadSurface(_ context.Context, id string) (Surface, error) {
-	return Surface{}, fmt.Errorf("session %s not found", jsjson.Quote(id))
+func (emptyStore) ReadSurface(_ context.Context, id string) (goport.Surface, error) {
+	return goport.Surface{}, fmt.Errorf("session %s not found", jsjson.Quote(id))
 }

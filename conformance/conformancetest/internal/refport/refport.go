@@ -1,4 +1,4 @@
-// Package refport is the embedded reference behind conformancetest.Port: a Go port made of
+// Package refport is the embedded reference behind goport.Port: a Go port made of
 // the reference's packages, as a port author would write it over a library with other types.
 // Its certification through the Go API must agree with the reference's own over the wire
 // (conformancetest's TestReferencePortAgrees); everything it converts is here.
@@ -7,8 +7,8 @@ package refport
 import (
 	"context"
 	"errors"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
@@ -17,49 +17,49 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
-// Port is the reference as a conformancetest.Port, with lone surrogates.
+// Port is the reference as a goport.Port, with lone surrogates.
 type Port struct{}
 
-// Features implements conformancetest.Port.
-func (Port) Features() []conformancetest.Feature {
-	return []conformancetest.Feature{conformancetest.FeatureLoneSurrogates}
+// Features implements goport.Port.
+func (Port) Features() []goport.Feature {
+	return []goport.Feature{goport.FeatureLoneSurrogates}
 }
 
-// EncodeURI implements conformancetest.Port.
+// EncodeURI implements goport.Port.
 func (Port) EncodeURI(id string) string { return uri.Encode(id) }
 
-// DecodeURI implements conformancetest.Port.
+// DecodeURI implements goport.Port.
 func (Port) DecodeURI(u string) (string, error) {
 	id, err := uri.Decode(u)
 	return id, coded(err)
 }
 
-// FormatMention implements conformancetest.Port.
-func (Port) FormatMention(ref conformancetest.Reference) string {
+// FormatMention implements goport.Port.
+func (Port) FormatMention(ref goport.Reference) string {
 	return mention.Format(ref.SessionID, ref.Label.Or(ref.SessionID))
 }
 
-// ParseMentions implements conformancetest.Port.
-func (Port) ParseMentions(text string) (conformancetest.ParsedText, error) {
+// ParseMentions implements goport.Port.
+func (Port) ParseMentions(text string) (goport.ParsedText, error) {
 	p, err := mention.Parse(text)
 	if err != nil {
-		return conformancetest.ParsedText{}, coded(err)
+		return goport.ParsedText{}, coded(err)
 	}
-	out := conformancetest.ParsedText{Text: p.Text, References: make([]conformancetest.Mention, len(p.References))}
+	out := goport.ParsedText{Text: p.Text, References: make([]goport.Mention, len(p.References))}
 	for i, r := range p.References {
-		out.References[i] = conformancetest.Mention{SessionID: r.SessionID, Label: r.Label}
+		out.References[i] = goport.Mention{SessionID: r.SessionID, Label: r.Label}
 	}
 	return out, nil
 }
 
-// NewService implements conformancetest.Port.
-func (Port) NewService(store conformancetest.SessionStore, cfg conformancetest.Config) (conformancetest.Service, error) {
+// NewService implements goport.Port.
+func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Service, error) {
 	// The reference's typed Config takes 0 for "default"; its JavaScript form takes every
 	// number as given, so an invalid one fails as the seed fails.
 	o := jsjson.NewObject()
 	for _, f := range []struct {
 		key string
-		v   conformancetest.Optional[float64]
+		v   goport.Optional[float64]
 	}{{"maxReferences", cfg.MaxReferences}, {"candidateLimit", cfg.CandidateLimit}, {"maxReferenceBytes", cfg.MaxReferenceBytes}} {
 		if n, ok := f.v.Get(); ok {
 			o.Set(f.key, n)
@@ -74,12 +74,12 @@ func (Port) NewService(store conformancetest.SessionStore, cfg conformancetest.C
 
 type srv struct{ s *service.Service }
 
-func (s srv) Config() conformancetest.EffectiveConfig {
+func (s srv) Config() goport.EffectiveConfig {
 	c := s.s.Config()
-	return conformancetest.EffectiveConfig{MaxReferences: c.MaxReferences, CandidateLimit: c.CandidateLimit, MaxReferenceBytes: c.MaxReferenceBytes}
+	return goport.EffectiveConfig{MaxReferences: c.MaxReferences, CandidateLimit: c.CandidateLimit, MaxReferenceBytes: c.MaxReferenceBytes}
 }
 
-func agent(a conformancetest.Agent) service.Agent {
+func agent(a goport.Agent) service.Agent {
 	out := service.Agent{ID: a.ID}
 	if c, ok := a.CWD.Get(); ok {
 		out.CWD = &c
@@ -87,14 +87,14 @@ func agent(a conformancetest.Agent) service.Agent {
 	return out
 }
 
-func optional[T any](o conformancetest.Optional[T]) *T {
+func optional[T any](o goport.Optional[T]) *T {
 	if v, ok := o.Get(); ok {
 		return &v
 	}
 	return nil
 }
 
-func (s srv) ListCandidates(ctx context.Context, a conformancetest.Agent, query string, limit conformancetest.Optional[float64]) ([]conformancetest.Candidate, error) {
+func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
 	lim := service.Arg{}
 	if n, ok := limit.Get(); ok {
 		lim = service.Given(n)
@@ -103,17 +103,17 @@ func (s srv) ListCandidates(ctx context.Context, a conformancetest.Agent, query 
 	if err != nil {
 		return nil, coded(err)
 	}
-	out := make([]conformancetest.Candidate, len(cs))
+	out := make([]goport.Candidate, len(cs))
 	for i, c := range cs {
-		out[i] = conformancetest.Candidate{SessionID: c.SessionID, Label: c.Label, CreatedAt: c.CreatedAt}
+		out[i] = goport.Candidate{SessionID: c.SessionID, Label: c.Label, CreatedAt: c.CreatedAt}
 		if c.CWD != nil {
-			out[i].CWD = conformancetest.Some(*c.CWD)
+			out[i].CWD = goport.Some(*c.CWD)
 		}
 	}
 	return out, nil
 }
 
-func (s srv) Prepare(ctx context.Context, a conformancetest.Agent, content conformancetest.Content, refs []conformancetest.Reference) (*conformancetest.Prepared, error) {
+func (s srv) Prepare(ctx context.Context, a goport.Agent, content goport.Content, refs []goport.Reference) (*goport.Prepared, error) {
 	var c any
 	if content != nil {
 		v, err := jsjson.Parse(string(content))
@@ -130,18 +130,18 @@ func (s srv) Prepare(ctx context.Context, a conformancetest.Agent, content confo
 	if err != nil {
 		return nil, coded(err)
 	}
-	out := &conformancetest.Prepared{}
+	out := &goport.Prepared{}
 	if content != nil {
 		if out.Content, err = jsjson.Marshal(p.Content); err != nil {
 			return nil, err
 		}
 	}
 	if m := p.Context; m != nil {
-		cm := &conformancetest.ContextMessage{ID: m.ID, Role: "user",
-			Source:  conformancetest.ContextSource{Kind: "session-reference", Form: "recall", Version: 1},
-			Content: []conformancetest.TextBlock{{Type: "text", Text: m.Text}}}
+		cm := &goport.ContextMessage{ID: m.ID, Role: "user",
+			Source:  goport.ContextSource{Kind: "session-reference", Form: "recall", Version: 1},
+			Content: []goport.TextBlock{{Type: "text", Text: m.Text}}}
 		for _, r := range m.Source.References {
-			cm.Source.References = append(cm.Source.References, conformancetest.SourceReference{
+			cm.Source.References = append(cm.Source.References, goport.SourceReference{
 				SessionID: r.SessionID, Label: r.Label, CapturedThroughSeq: some(r.CapturedThroughSeq),
 				Compacted: r.Compacted, OriginalMessages: r.OriginalMessages, RetainedMessages: r.RetainedMessages,
 				OmittedMessages: r.OmittedMessages, OmittedBytes: r.OmittedBytes, Truncated: r.Truncated, InputIndex: r.InputIndex})
@@ -151,11 +151,11 @@ func (s srv) Prepare(ctx context.Context, a conformancetest.Agent, content confo
 	return out, nil
 }
 
-func some[T any](p *T) conformancetest.Optional[T] {
+func some[T any](p *T) goport.Optional[T] {
 	if p == nil {
-		return conformancetest.Optional[T]{}
+		return goport.Optional[T]{}
 	}
-	return conformancetest.Some(*p)
+	return goport.Some(*p)
 }
 
 // coded carries the reference's contract code over to the Go API's.
@@ -165,15 +165,15 @@ func coded(err error) error {
 	}
 	var e *errcode.Error
 	if errors.As(err, &e) {
-		return &conformancetest.Error{Code: conformancetest.Code(e.Code), Message: e.Message, Err: err}
+		return &goport.Error{Code: goport.Code(e.Code), Message: e.Message, Err: err}
 	}
 	return err
 }
 
 // querier is the Go API's session store as the reference's session-query service.
-type querier struct{ s conformancetest.SessionStore }
+type querier struct{ s goport.SessionStore }
 
-func header(h conformancetest.SessionHeader) sessionquery.Header {
+func header(h goport.SessionHeader) sessionquery.Header {
 	return sessionquery.Header{ID: h.ID, CWD: optional(h.CWD), CreatedAt: h.CreatedAt}
 }
 
@@ -214,7 +214,7 @@ func (q querier) ReadSurface(ctx context.Context, id string) (sessionquery.Surfa
 }
 
 // eventValue is a typed event as the JSON value the reference's projection reads.
-func eventValue(e conformancetest.Event) any {
+func eventValue(e goport.Event) any {
 	o := jsjson.NewObject().Set("type", e.Type).Set("seq", e.Seq)
 	if e.Message == nil {
 		return o

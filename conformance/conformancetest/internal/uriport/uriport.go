@@ -1,4 +1,4 @@
-// Package uriport is a partial Go port written against conformancetest.Port alone, as an
+// Package uriport is a partial Go port written against goport.Port alone, as an
 // independent port author starts one: the URI functions from the standard library, and
 // errors.ErrUnsupported for the rest. It imports nothing of the kit but the Go API and
 // nothing of the reference (conformancetest's TestIndependentPortImportsNoReference).
@@ -9,10 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
 )
 
 // Port implements the URI half of the contract, for well-formed strings.
@@ -20,8 +19,8 @@ type Port struct{}
 
 const scheme = "dsh-session:"
 
-// Features implements conformancetest.Port: strings are plain UTF-8.
-func (Port) Features() []conformancetest.Feature { return nil }
+// Features implements goport.Port: strings are plain UTF-8.
+func (Port) Features() []goport.Feature { return nil }
 
 // EncodeURI is base64url(JSON.stringify(id)), JSON.stringify's escapes written by hand:
 // encoding/json would escape <, >, &, U+2028 and U+2029, which JavaScript leaves as they are.
@@ -53,7 +52,7 @@ func (Port) EncodeURI(id string) string {
 	return scheme + base64.RawURLEncoding.EncodeToString([]byte(b.String()))
 }
 
-var errInvalid = &conformancetest.Error{Code: conformancetest.InvalidReference, Message: "invalid session reference URI"}
+var errInvalid = &goport.Error{Code: goport.InvalidReference, Message: "invalid session reference URI"}
 
 // DecodeURI accepts exactly the URIs EncodeURI writes.
 func (p Port) DecodeURI(u string) (string, error) {
@@ -73,16 +72,16 @@ func (p Port) DecodeURI(u string) (string, error) {
 }
 
 // FormatMention is not implemented; a method without an error result says so by panicking.
-func (Port) FormatMention(conformancetest.Reference) string {
+func (Port) FormatMention(goport.Reference) string {
 	panic(fmt.Errorf("uriport: mentions: %w", errors.ErrUnsupported))
 }
 
 // ParseMentions is not implemented.
-func (Port) ParseMentions(string) (conformancetest.ParsedText, error) {
-	return conformancetest.ParsedText{}, fmt.Errorf("uriport: mentions: %w", errors.ErrUnsupported)
+func (Port) ParseMentions(string) (goport.ParsedText, error) {
+	return goport.ParsedText{}, fmt.Errorf("uriport: mentions: %w", errors.ErrUnsupported)
 }
 
 // NewService is not implemented.
-func (Port) NewService(conformancetest.SessionStore, conformancetest.Config) (conformancetest.Service, error) {
+func (Port) NewService(goport.SessionStore, goport.Config) (goport.Service, error) {
 	return nil, fmt.Errorf("uriport: the service: %w", errors.ErrUnsupported)
 }

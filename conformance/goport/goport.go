@@ -1,7 +1,9 @@
-package conformancetest
-
-// This file is the whole of what a Go port sees: it imports nothing of the kit or of the
-// reference (TestPortAPIImportsNoReference keeps it so), only the standard library.
+// Package goport is the Go API of a session-reference port: the interface a Go
+// implementation of the contract provides, in types of its own, and the types it is called
+// with. conformancetest.TestPort certifies a goport.Port, as testing/fstest.TestFS checks an
+// fs.FS; this package imports only the standard library, so a port's package depends on
+// nothing of the kit's reference or runner (conformancetest's TestPortImportsNoReference).
+package goport
 
 import (
 	"context"
@@ -9,7 +11,8 @@ import (
 	"errors"
 )
 
-// Port is a Go implementation of the session-reference contract, as TestPort certifies it:
+// Port is a Go implementation of the session-reference contract, as conformancetest.TestPort
+// certifies it:
 // the seed's exported functions and its SessionReferenceService, with Go types. Strings are
 // JavaScript strings in Go's string type: well-formed text as UTF-8 and, for a port that
 // declares FeatureLoneSurrogates, a lone surrogate as its three WTF-8 bytes (U+D800 is
@@ -250,8 +253,8 @@ type ContentBlock struct {
 	Text Optional[string]
 }
 
-// Code is one of the contract's stable failure codes. A Code is an error, so a port may
-// return one as it is, or wrap it.
+// Code is one of the contract's stable failure codes (spec SR-ERR-*). A Code is an error,
+// so a port may return one as it is, or wrap it.
 type Code string
 
 // The contract's codes (SessionReferenceErrorCode).
@@ -282,7 +285,7 @@ func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is e's Code, so errors.Is(err, conformancetest.TooMany) holds.
+// Is reports whether target is e's Code, so errors.Is(err, goport.TooMany) holds.
 func (e *Error) Is(target error) bool { c, ok := target.(Code); return ok && c == e.Code }
 
 // CodeOf returns the contract code err carries, or "" for an error without one.
