@@ -12,14 +12,15 @@ import (
 )
 
 // Port is a Go implementation of the session-reference contract, as conformancetest.TestPort
-// certifies it:
-// the seed's exported functions and its SessionReferenceService, with Go types. Strings are
+// certifies it: the seed's exported functions and its SessionReferenceService, with Go
+// types. Strings are
 // JavaScript strings in Go's string type: well-formed text as UTF-8 and, for a port that
 // declares FeatureLoneSurrogates, a lone surrogate as its three WTF-8 bytes (U+D800 is
 // "\xed\xa0\x80"). A failure carries its contract code as an *Error or a Code anywhere in
 // its chain (errors.As); any other error is an error without a code (the seed's TypeError).
 // An error wrapping errors.ErrUnsupported says the port does not implement that call: the
-// checks that need it are reported not covered, never failed.
+// checks that need it are reported not covered, never failed; a method without an error
+// result (EncodeURI, FormatMention) says so by panicking with such an error.
 //
 // JavaScript can pass arguments Go's types cannot hold (a label that is a number, a
 // reference that is not an object, a null config …). Such a request never reaches the port:

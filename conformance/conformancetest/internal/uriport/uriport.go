@@ -1,7 +1,7 @@
 // Package uriport is a partial Go port written against goport.Port alone, as an
 // independent port author starts one: the URI functions from the standard library, and
 // errors.ErrUnsupported for the rest. It imports nothing of the kit but the Go API and
-// nothing of the reference (conformancetest's TestIndependentPortImportsNoReference).
+// nothing of the reference (conformancetest's TestPortImportsNoReference).
 package uriport
 
 import (
