@@ -168,9 +168,6 @@ func TestWrongPortHelper(t *testing.T) {
 // A wrong port fails, in the subtest of the check that catches it, with the request, the
 // answers and their diff; and go test -run runs only the checks it selects.
 func TestWrongPortFails(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the test binary again")
-	}
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestWrongPortHelper$/^fixtures$/^mention-format$/", "-test.v")
 	cmd.Env = append(os.Environ(), "CONFORMANCETEST_WRONG_PORT=1")
 	out, err := cmd.CombinedOutput()
