@@ -14,14 +14,16 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
-// Implementation is the kit's Go interface to a session-reference implementation: what a Go
-// port provides to be certified with conformancetest.RunImplementation, without writing a
-// protocol adapter. Strings are JavaScript strings as WTF-8 (package jsstring). A failure
+// Implementation is the kit's former Go interface to a session-reference implementation,
+// kept for the mutants of conformance/mutants, which are written against it. Strings are JavaScript strings as WTF-8 (package jsstring). A failure
 // carries its contract code as an *errcode.Error; any other error is a null code.
 //
 // Typed Go cannot express every argument the protocol can (a label of the wrong JavaScript
 // type, a reference that is not an object …): Typed answers such requests
 // ADAPTER_UNSUPPORTED, so the checks that need them are reported not covered, never passed.
+//
+// Deprecated: a Go port implements goport.Port, in kit-owned types that need
+// nothing of the reference, and calls conformancetest.TestPort.
 type Implementation interface {
 	EncodeURI(sessionID string) string
 	DecodeURI(uri string) (string, error)
@@ -34,6 +36,8 @@ type Implementation interface {
 }
 
 // Service is the session-reference service of an Implementation.
+//
+// Deprecated: see Implementation; goport.Service replaces it.
 type Service interface {
 	Config() service.Config
 	// ListCandidates lists candidates; limit 0 means the configured limit and a negative
@@ -43,6 +47,8 @@ type Service interface {
 }
 
 // ReferenceImplementation is the embedded reference behind the Implementation interface.
+//
+// Deprecated: see Implementation.
 type ReferenceImplementation struct{}
 
 // EncodeURI is uri.Encode.
@@ -68,6 +74,8 @@ func (ReferenceImplementation) NewService(q sessionquery.Querier, cfg service.Co
 
 // Typed answers the protocol with an Implementation. It builds each request's session query
 // from the world document (with the protocol's cancel modes) as the reference adapter does.
+//
+// Deprecated: see Implementation; conformancetest.TestPort serves a goport.Port.
 type Typed struct {
 	Impl Implementation
 	// Profile is the contract release certified; empty means protocol.Spec.

@@ -1,11 +1,13 @@
 // Package conformancetest certifies a Go implementation of the session-reference contract
 // from its own tests, as testing/fstest.TestFS checks a file system: one call runs the kit's
-// features, fixtures and properties against the implementation behind adapter.Handler and
-// reports every failing check as a failing subtest.
+// features, fixtures and properties and reports every check as a subtest.
+//
+// A Go port implements goport.Port, in that package's types (it imports only the standard
+// library, so the port's own package needs nothing of the kit), and calls TestPort from a
+// test; a handler of the wire protocol (adapter.Handler) calls Run.
 package conformancetest
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -17,48 +19,20 @@ import (
 
 // Run certifies h against the contract with every default (profile 0.0.1-rc.1, 100 rapid
 // checks per property unless -rapid.checks says otherwise, a 10 s per-call timeout). Each
-// check becomes a subtest named part/name; a not-covered check is skipped.
+// check becomes a subtest named part/name; a not-covered check is skipped. A Go port that
+// is not a protocol handler calls TestPort instead.
 func Run(t *testing.T, h adapter.Handler) *report.Report {
 	t.Helper()
 	return RunWith(t, conformance.Runner{Handler: h})
 }
 
-// RunImplementation certifies impl, a Go implementation behind the kit's Go interface
-// (adapter.Implementation), without a protocol adapter: adapter.Typed serves the protocol
-// for it. Requests Go's types cannot express are not covered.
-func RunImplementation(t *testing.T, impl adapter.Implementation) *report.Report {
-	t.Helper()
-	return RunWith(t, conformance.Runner{Handler: &adapter.Typed{Impl: impl}})
-}
-
-// RunWith runs r (normalised by conformance.NewRunner) and reports it on t: a subtest per
-// check, the seed in the log, and a failure of t itself when the adapter was unusable or the
-// selection ran nothing. It returns the report for further assertions.
+// RunWith runs r (normalised by conformance.NewRunner) and reports it on t, as TestPortWith
+// does: a subtest per check that go test -run selects before anything runs, the rapid seed
+// and a closing line in the log, and a failure of t itself when the adapter was unusable or
+// the selection matched nothing. It returns the report of the checks run.
 func RunWith(t *testing.T, r conformance.Runner) *report.Report {
 	t.Helper()
-	runner, err := conformance.NewRunner(r)
-	if err != nil {
-		t.Fatalf("conformancetest: %v", err)
-	}
-	rep := runner.Run(context.Background())
-	t.Logf("%s; rapid seed %d (rerun with -rapid.seed=%d)", rep.HelloLine(), rep.Seed, rep.Seed)
-	for _, cs := range rep.Cases {
-		t.Run(cs.Part+"/"+cs.Name, func(t *testing.T) {
-			switch cs.Status {
-			case result.Fail, result.Error:
-				t.Errorf("%s", detail(cs))
-			case result.NotCovered:
-				t.Skipf("not covered: %s", cs.Message)
-			case result.FixtureBug:
-				t.Skipf("fixture bug (not the implementation's fault): %s", cs.Message)
-			}
-		})
-	}
-	switch rep.Verdict.Code {
-	case report.ExitUnusable, report.ExitUsage:
-		t.Errorf("conformancetest: %s", rep.Verdict.Summary)
-	}
-	return rep
+	return check(t, nil, r)
 }
 
 func detail(cs result.Case) string {
@@ -68,6 +42,12 @@ func detail(cs result.Case) string {
 		if f.v != "" {
 			b.WriteString("\n" + f.k + ": " + f.v)
 		}
+	}
+	if cs.Diagnosis != "" {
+		b.WriteString("\nfirst differing input: " + cs.Diagnosis)
+	}
+	for _, h := range cs.TrapHints {
+		b.WriteString("\nhint: " + h)
 	}
 	if cs.Diff != "" {
 		b.WriteString("\ndiff (-want +got):\n" + cs.Diff)

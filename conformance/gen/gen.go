@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -87,7 +88,11 @@ func URI(t *rapid.T, label string, o Options) string {
 	case 1: // append a payload character
 		return u + rapid.SampledFrom([]string{"A", "_", "-", "=", "0"}).Draw(t, label+".extra")
 	case 2: // a non-canonical JSON text for an id
-		return uri.EncodeJSON([]byte(rapid.SampledFrom(nonCanonicalJSON).Draw(t, label+".json")))
+		pool := nonCanonicalJSON
+		if !o.LoneSurrogates {
+			pool = wellFormedNonCanonicalJSON
+		}
+		return uri.EncodeJSON([]byte(rapid.SampledFrom(pool).Draw(t, label+".json")))
 	case 3: // the scheme alone, or in another case
 		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
 	case 4: // stray bits: the last payload character with an unused low bit set, which a
@@ -118,6 +123,10 @@ var nonCanonicalJSON = []string{
 	`"\u0061"`, ` "a"`, `"a" `, `"\/"`, `"\uD83D\uDE00"`, `"\u00e9"`, `"<"`, `1`, `null`, `["a"]`, `{"a":1}`,
 	`"\x"`, `'a'`, `"\u2028"`, "\"\u2028\"", `"\ud800"`, `"\uD800"`, "\"\x7f\"",
 }
+
+// wellFormedNonCanonicalJSON is nonCanonicalJSON without "\ud800", the canonical JSON of a
+// lone surrogate, which only an adapter with lone surrogates can decode.
+var wellFormedNonCanonicalJSON = slices.DeleteFunc(slices.Clone(nonCanonicalJSON), func(s string) bool { return s == `"\ud800"` })
 
 // Text draws message text mixing prose, well-formed mentions, bare URIs and broken mentions.
 func Text(t *rapid.T, label string, o Options) string {

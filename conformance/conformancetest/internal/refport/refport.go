@@ -1,0 +1,252 @@
+// Package refport is the embedded reference behind goport.Port: a Go port made of
+// the reference's packages, as a port author would write it over a library with other types.
+// Its certification through the Go API must agree with the reference's own over the wire
+// (conformancetest's TestReferencePortAgrees); everything it converts is here.
+package refport
+
+import (
+	"context"
+	"errors"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+
+	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/reference/mention"
+	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/uri"
+)
+
+// Port is the reference as a goport.Port, with lone surrogates.
+type Port struct{}
+
+// Features implements goport.Port.
+func (Port) Features() []goport.Feature {
+	return []goport.Feature{goport.FeatureLoneSurrogates}
+}
+
+// EncodeURI implements goport.Port.
+func (Port) EncodeURI(id string) string { return uri.Encode(id) }
+
+// DecodeURI implements goport.Port.
+func (Port) DecodeURI(u string) (string, error) {
+	id, err := uri.Decode(u)
+	return id, coded(err)
+}
+
+// FormatMention implements goport.Port.
+func (Port) FormatMention(ref goport.Reference) string {
+	return mention.Format(ref.SessionID, ref.Label.Or(ref.SessionID))
+}
+
+// ParseMentions implements goport.Port.
+func (Port) ParseMentions(text string) (goport.ParsedText, error) {
+	p, err := mention.Parse(text)
+	if err != nil {
+		return goport.ParsedText{}, coded(err)
+	}
+	out := goport.ParsedText{Text: p.Text, References: make([]goport.Mention, len(p.References))}
+	for i, r := range p.References {
+		out.References[i] = goport.Mention{SessionID: r.SessionID, Label: r.Label}
+	}
+	return out, nil
+}
+
+// NewService implements goport.Port.
+func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Service, error) {
+	// The reference's typed Config takes 0 for "default"; its JavaScript form takes every
+	// number as given, so an invalid one fails as the seed fails.
+	o := jsjson.NewObject()
+	for _, f := range []struct {
+		key string
+		v   goport.Optional[float64]
+	}{{"maxReferences", cfg.MaxReferences}, {"candidateLimit", cfg.CandidateLimit}, {"maxReferenceBytes", cfg.MaxReferenceBytes}} {
+		if n, ok := f.v.Get(); ok {
+			o.Set(f.key, n)
+		}
+	}
+	svc, err := service.NewFromValue(querier{store}, service.Given(o))
+	if err != nil {
+		return nil, coded(err)
+	}
+	return srv{svc}, nil
+}
+
+type srv struct{ s *service.Service }
+
+func (s srv) Config() goport.EffectiveConfig {
+	c := s.s.Config()
+	return goport.EffectiveConfig{MaxReferences: c.MaxReferences, CandidateLimit: c.CandidateLimit, MaxReferenceBytes: c.MaxReferenceBytes}
+}
+
+func agent(a goport.Agent) service.Agent {
+	out := service.Agent{ID: a.ID}
+	if c, ok := a.CWD.Get(); ok {
+		out.CWD = &c
+	}
+	return out
+}
+
+func optional[T any](o goport.Optional[T]) *T {
+	if v, ok := o.Get(); ok {
+		return &v
+	}
+	return nil
+}
+
+func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
+	lim := service.Arg{}
+	if n, ok := limit.Get(); ok {
+		lim = service.Given(n)
+	}
+	cs, err := s.s.ListCandidatesValue(ctx, agent(a), service.Given(query), lim)
+	if err != nil {
+		return nil, coded(err)
+	}
+	out := make([]goport.Candidate, len(cs))
+	for i, c := range cs {
+		out[i] = goport.Candidate{SessionID: c.SessionID, Label: c.Label, CreatedAt: c.CreatedAt}
+		if c.CWD != nil {
+			out[i].CWD = goport.Some(*c.CWD)
+		}
+	}
+	return out, nil
+}
+
+func (s srv) Prepare(ctx context.Context, a goport.Agent, content goport.Content, refs []goport.Reference) (*goport.Prepared, error) {
+	var c any
+	if content != nil {
+		v, err := jsjson.Parse(string(content))
+		if err != nil {
+			return nil, err
+		}
+		c = v
+	}
+	in := make([]service.Input, len(refs))
+	for i, r := range refs {
+		in[i] = service.Input{SessionID: r.SessionID, Label: optional(r.Label)}
+	}
+	p, err := s.s.Prepare(ctx, agent(a), c, in)
+	if err != nil {
+		return nil, coded(err)
+	}
+	out := &goport.Prepared{}
+	if content != nil {
+		if out.Content, err = jsjson.Marshal(p.Content); err != nil {
+			return nil, err
+		}
+	}
+	if m := p.Context; m != nil {
+		cm := &goport.ContextMessage{ID: m.ID, Role: "user",
+			Source:  goport.ContextSource{Kind: "session-reference", Form: "recall", Version: 1},
+			Content: []goport.TextBlock{{Type: "text", Text: m.Text}}}
+		for _, r := range m.Source.References {
+			cm.Source.References = append(cm.Source.References, goport.SourceReference{
+				SessionID: r.SessionID, Label: r.Label, CapturedThroughSeq: some(r.CapturedThroughSeq),
+				Compacted: r.Compacted, OriginalMessages: r.OriginalMessages, RetainedMessages: r.RetainedMessages,
+				OmittedMessages: r.OmittedMessages, OmittedBytes: r.OmittedBytes, Truncated: r.Truncated, InputIndex: r.InputIndex})
+		}
+		out.Context = cm
+	}
+	return out, nil
+}
+
+func some[T any](p *T) goport.Optional[T] {
+	if p == nil {
+		return goport.Optional[T]{}
+	}
+	return goport.Some(*p)
+}
+
+// coded carries the reference's contract code over to the Go API's.
+func coded(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *errcode.Error
+	if errors.As(err, &e) {
+		return &goport.Error{Code: goport.Code(e.Code), Message: e.Message, Err: err}
+	}
+	return err
+}
+
+// querier is the Go API's session store as the reference's session-query service.
+type querier struct{ s goport.SessionStore }
+
+func header(h goport.SessionHeader) sessionquery.Header {
+	return sessionquery.Header{ID: h.ID, CWD: optional(h.CWD), CreatedAt: h.CreatedAt}
+}
+
+func (q querier) ListSessions(ctx context.Context) ([]sessionquery.Record, error) {
+	rs, err := q.s.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessionquery.Record, len(rs))
+	for i, r := range rs {
+		out[i] = sessionquery.Record{Header: header(r.Header), Live: r.Live, Persisted: r.Persisted}
+	}
+	return out, nil
+}
+
+func (q querier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
+	ts, err := q.s.ReadTitleSnapshots(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessionquery.TitleSettlement, len(ts))
+	for i, t := range ts {
+		out[i] = sessionquery.TitleSettlement{SessionID: t.SessionID, Err: t.Err, Session: header(t.Session), Title: optional(t.Title)}
+	}
+	return out, nil
+}
+
+func (q querier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+	s, err := q.s.ReadSurface(ctx, id)
+	if err != nil {
+		return sessionquery.Surface{}, err
+	}
+	out := sessionquery.Surface{Session: header(s.Session), CapturedThroughSeq: optional(s.CapturedThroughSeq), Events: make([]any, len(s.Events))}
+	for i, e := range s.Events {
+		out.Events[i] = eventValue(e)
+	}
+	return out, nil
+}
+
+// eventValue is a typed event as the JSON value the reference's projection reads.
+func eventValue(e goport.Event) any {
+	o := jsjson.NewObject().Set("type", e.Type).Set("seq", e.Seq)
+	if e.Message == nil {
+		return o
+	}
+	m := jsjson.NewObject()
+	if e.Message.ID != "" {
+		m.Set("id", e.Message.ID)
+	}
+	if e.Message.Role != "" {
+		m.Set("role", e.Message.Role)
+	}
+	blocks := make([]any, len(e.Message.Content))
+	for i, b := range e.Message.Content {
+		bo := jsjson.NewObject().Set("type", b.Type)
+		if t, ok := b.Text.Get(); ok {
+			bo.Set("text", t)
+		}
+		blocks[i] = bo
+	}
+	m.Set("content", blocks)
+	if src := e.Message.Source; src != nil {
+		so := jsjson.NewObject().Set("kind", src.Kind)
+		if src.Plugin != "" {
+			so.Set("plugin", src.Plugin)
+		}
+		if src.CompactionID != "" {
+			so.Set("compactionId", src.CompactionID)
+		}
+		m.Set("source", so)
+	}
+	if e.Type == "user/message" {
+		return o.Set("data", m)
+	}
+	return o.Set("data", jsjson.NewObject().Set("message", m))
+}
