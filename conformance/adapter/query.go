@@ -9,19 +9,22 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-// query is the session query of one candidates, prepare or host.send request: the request's
+// Query is the session query of one candidates, prepare or host.send request: the request's
 // world, its calls recorded (the answer reports them) and, for the protocol's cancel modes,
 // one call held. The service is given Querier, which passes its calls to the held Querier,
 // which passes them to the world.
-type query struct {
+type Query struct {
 	World *sessionquerytest.World
 	*sessionquerytest.Recorder
 	hold *holdQuerier
 }
 
-func newQuery(w *sessionquerytest.World) *query {
+// NewQuery wraps the world of one request; the reference adapter, the deprecated typed
+// bridge and conformancetest's Go-port bridge share it, so the cancel modes and the recorded
+// reads behave the same for all three.
+func NewQuery(w *sessionquerytest.World) *Query {
 	h := &holdQuerier{Querier: w}
-	return &query{World: w, Recorder: &sessionquerytest.Recorder{Querier: h}, hold: h}
+	return &Query{World: w, Recorder: &sessionquerytest.Recorder{Querier: h}, hold: h}
 }
 
 // CancelOnFirstCall makes the first query call stay pending, as a read the host aborts
@@ -31,20 +34,20 @@ func newQuery(w *sessionquerytest.World) *query {
 // set, the held call is instead the ReadSurface of that id: a service that starts its reads
 // concurrently cannot say which call comes first, while JavaScript starts the first input's
 // read first.
-func (q *query) CancelOnFirstCall(cancel func(), others int, readID ...string) {
+func (q *Query) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 	q.hold.arm(cancel, others, false, readID)
 }
 
 // CancelInFirstCall makes the first query call invoke cancel as it is made, before it
 // returns, and then stay pending until its context ends (protocol cancel "at-call"). With
 // readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
-func (q *query) CancelInFirstCall(cancel func(), readID ...string) {
+func (q *Query) CancelInFirstCall(cancel func(), readID ...string) {
 	q.hold.arm(cancel, 0, true, readID)
 }
 
 // WaitReads waits until at least n reads were made or timeout passes, and returns them: a
 // service that starts reads in goroutines may return before the last of them has called in.
-func (q *query) WaitReads(n int, timeout time.Duration) []string {
+func (q *Query) WaitReads(n int, timeout time.Duration) []string {
 	deadline := time.Now().Add(timeout)
 	for {
 		r := q.Reads()

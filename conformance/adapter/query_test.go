@@ -11,14 +11,14 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-func testQuery(t *testing.T) *query {
+func testQuery(t *testing.T) *Query {
 	t.Helper()
 	w, err := sessionquerytest.ParseWorld(`{"sessions":[
 	 {"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2}},{"header":{"id":"c","createdAt":3}}]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newQuery(w)
+	return NewQuery(w)
 }
 
 // during-read: the first call stays pending, is recorded, and cancels.

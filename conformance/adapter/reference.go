@@ -196,7 +196,7 @@ func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 
 // setup reads world, agent and cancel, and returns the service, its session query and the
 // context.
-func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (*service.Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
+func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (*service.Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
 	wv, ok := req.Arg("world")
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
@@ -209,7 +209,7 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 	if err != nil {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
-	q := newQuery(world)
+	q := NewQuery(world)
 	svc, err := service.NewFromValue(q, arg("config"))
 	if err != nil {
 		return nil, nil, service.Agent{}, nil, nil, err
@@ -280,7 +280,7 @@ func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg fu
 
 // candidatesAnswer builds a candidates response: the candidates and the title reads, or the
 // error with the listings made.
-func candidatesAnswer(q *query, cands []service.Candidate, err error) (any, error) {
+func candidatesAnswer(q *Query, cands []service.Candidate, err error) (any, error) {
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("lists", float64(q.Lists()))}
 	}
@@ -317,7 +317,7 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 }
 
 // prepareAnswer builds a prepare's response: the result, or the error with the reads.
-func prepareAnswer(req protocol.Request, q *query, order []service.Normalized, p *service.Prepared, err error) (any, error) {
+func prepareAnswer(req protocol.Request, q *Query, order []service.Normalized, p *service.Prepared, err error) (any, error) {
 	// Every read goroutine was started before Prepare awaited any; wait until they all called.
 	// An already-aborted call starts no read, so there is nothing to wait for.
 	started := len(order)

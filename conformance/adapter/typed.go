@@ -206,8 +206,8 @@ func typedConfig(req protocol.Request) (service.Config, error) {
 
 // open builds the world, the agent, the service and the context of a candidates or prepare
 // request.
-func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
-	fail := func(err error) (Service, *query, service.Agent, context.Context, context.CancelFunc, error) {
+func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
+	fail := func(err error) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
 	wv, ok := req.Arg("world")
@@ -235,7 +235,7 @@ func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *query
 		cancel()
 		return fail(&protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported cancel mode %v", c)})
 	}
-	q := newQuery(world)
+	q := NewQuery(world)
 	svc, err := a.Impl.NewService(q, cfg)
 	if err != nil {
 		cancel()

@@ -3,11 +3,13 @@ package conformancetest
 import (
 	"context"
 	"fmt"
-	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"sync"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // This file is the bridge's one use of the reference's session-query fake: the protocol's
@@ -17,18 +19,18 @@ import (
 
 // world is the SessionStore of one request.
 type world struct {
-	q *sessionquery.World
+	q *adapter.Query
 
 	mu  sync.Mutex
 	why string // the first surface the Go types could not carry, when one was read
 }
 
 func newWorld(v any) (*world, error) {
-	w, err := sessionquery.WorldFromValue(v)
+	w, err := sessionquerytest.WorldFromValue(v)
 	if err != nil {
 		return nil, protocolError("%v", err)
 	}
-	return &world{q: w}, nil
+	return &world{q: adapter.NewQuery(w)}, nil
 }
 
 // inexpressible says why the request cannot be answered through the Go types: a surface the

@@ -65,7 +65,7 @@ func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Ser
 			o.Set(f.key, n)
 		}
 	}
-	svc, err := service.NewFromValue(querier{store}, service.Given(o))
+	svc, err := service.NewFromValue(querier{store}, jsjson.Given(o))
 	if err != nil {
 		return nil, coded(err)
 	}
@@ -95,11 +95,11 @@ func optional[T any](o goport.Optional[T]) *T {
 }
 
 func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
-	lim := service.Arg{}
+	lim := jsjson.Arg{}
 	if n, ok := limit.Get(); ok {
-		lim = service.Given(n)
+		lim = jsjson.Given(n)
 	}
-	cs, err := s.s.ListCandidatesValue(ctx, agent(a), service.Given(query), lim)
+	cs, err := s.s.ListCandidatesValue(ctx, agent(a), jsjson.Given(query), lim)
 	if err != nil {
 		return nil, coded(err)
 	}
