@@ -84,6 +84,16 @@ func toolResult(t string) *jsjson.Object {
 		"source", o("kind", "tool", "callId", "c1"))))
 }
 
+// toolResultLike is a tool/result event that looks like a message to a port that projects
+// tool results: text blocks directly in its message (and beside it, in a user/message's
+// place), source kind "user", role "user". The contract never projects it (SR-PROJ-3).
+func toolResultLike(t string) *jsjson.Object {
+	blocks := a(textBlock(t), o("type", "tool-result", "toolCallId", "c1", "content", a(textBlock(t+" (nested)"))))
+	src := o("kind", "user")
+	return o("type", "tool/result", "data", o("message", o("role", "user", "content", blocks, "source", src),
+		"role", "user", "content", blocks, "source", src))
+}
+
 // surface numbers its events from 1 and captures through the last.
 func surface(events ...*jsjson.Object) *jsjson.Object {
 	list := make([]any, len(events))

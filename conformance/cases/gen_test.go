@@ -360,6 +360,7 @@ func prepareFile() gfile {
 		proj("text-blocks-joined", "SR-PROJ-4", userBlocks(textBlock("a"), textBlock(""), textBlock("b"))),
 		proj("non-string-text-ignored", "SR-PROJ-4", userBlocks(o("type", "text", "text", 5), textBlock("b"))),
 		proj("tool-results-excluded", "SR-PROJ-3", toolResult("out"), asstMsg("ok")),
+		proj("tool-result-shaped-like-a-message-excluded", "SR-PROJ-3", toolResultLike("tool output"), asstMsg("ok")),
 		proj("checkpoints-only", "SR-PROJ-1 SR-RET-10", checkpointMsg("first"), checkpointMsg("second")),
 		proj("checkpoint-after-messages", "SR-PROJ-5", userMsg("u"), checkpointMsg("s"), asstMsg("a")),
 		c("null-captured-seq-and-cwd", "SR-PROJ-7", o("world", world(sess("s", surf(o("capturedThroughSeq", nil, "events", a(userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
