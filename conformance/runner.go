@@ -214,16 +214,15 @@ func (r Runner) hasShardUnits(part string) bool {
 
 // Describe names the implementation under test for the report.
 func (r Runner) Describe() string {
-	switch {
-	case len(r.Command) > 0:
-		return strings.Join(r.Command, " ")
-	case r.Handler != nil:
+	if len(r.Command) == 0 {
+		if r.Handler == nil {
+			return "in-process"
+		}
 		if _, ok := r.Handler.(*adapter.Reference); ok {
 			return "embedded reference (in-process)"
 		}
-		return fmt.Sprintf("%T (in-process)", r.Handler)
 	}
-	return "in-process"
+	return r.target().Describe()
 }
 
 // Run certifies the adapter and returns the report; it never fails, because an adapter that
