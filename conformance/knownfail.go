@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -108,17 +107,22 @@ func (st *runState) stopped() bool {
 }
 
 // maxFailMessage is the message of a check that --max-fail kept from running.
+// stopReason is the runner's suite.Selection.Stop: why no further check runs, or "".
+func (st *runState) stopReason() string {
+	if st.stopped() {
+		return st.maxFailMessage()
+	}
+	return ""
+}
+
 func (st *runState) maxFailMessage() string {
 	return fmt.Sprintf("not run: --max-fail %d reached", st.r.MaxFail)
 }
 
 // classify turns a raw case into the reported one: a known failure that failed is not
-// covered, with its reason; a check kept from running by MaxFail says so. It is a pure
-// function of the case, applied to progress and results alike.
+// covered, with its reason. It is a pure function of the case, applied to progress and
+// results alike.
 func (st *runState) classify(c result.Case) result.Case {
-	if c.Status == result.NotCovered && c.Message == cases.Skipped && !(st.r.skip != nil && st.r.skip.MatchString(c.Part+"/"+c.Name)) {
-		c.Message = st.maxFailMessage()
-	}
 	if c.Status == result.Fail {
 		if k, ok := st.knownFor(c); ok {
 			c.Status = result.NotCovered

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
-	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
 // List returns the checks a run with r's selection (parts, tags, Match, shard, profile)
@@ -14,22 +14,27 @@ import (
 // requirements. Checks r.Skip matches are listed too, with the message Skipped. r's
 // Command, Handler and Checks are ignored.
 func List(ctx context.Context, r Runner) ([]result.Case, error) {
-	r.Command, r.Handler, r.Checks = nil, &lister{ref: adapter.Reference{Profile: r.Profile}}, 1
+	r.Command, r.Handler, r.Checks = nil, nil, 1
 	r.Progress, r.PartDone = nil, nil
 	runner, err := NewRunner(r)
 	if err != nil {
 		return nil, err
 	}
+	runner.Handler = newLister(runner.Profile)
 	rep := runner.Run(ctx)
 	out := make([]result.Case, 0, len(rep.Cases))
 	for _, c := range rep.Cases {
 		l := result.Case{Part: c.Part, Area: c.Area, Name: c.Name, Requirements: c.Requirements}
-		if c.Message == cases.Skipped {
+		if c.Message == suite.Skipped {
 			l.Message = c.Message
 		}
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+func newLister(p protocol.Profile) *lister {
+	return &lister{ref: adapter.Reference{Profile: string(p)}}
 }
 
 // lister says hello as the reference does, declaring every feature, and answers every op

@@ -10,20 +10,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
-	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"github.com/sessionref-kit/sessionref-kit/features"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 )
@@ -38,9 +37,6 @@ const (
 // Parts lists every part.
 var Parts = []string{PartFeatures, PartFixtures, PartProperties}
 
-// Profiles are the contract releases a run can certify.
-var Profiles = []string{protocol.Spec, "0.1.0-rc.8"}
-
 // DefaultMaxConsecutiveErrors is how many calls in a row may fail at the transport level
 // before the adapter is declared unusable and the rest of the run is skipped.
 const DefaultMaxConsecutiveErrors = 5
@@ -54,8 +50,9 @@ const DefaultMaxTimeouts = 5
 // few seconds, so ten minutes leave a slow port two orders of magnitude.
 const DefaultDeadline = 10 * time.Minute
 
-// Runner configures one conformance run. Build it with NewRunner, which checks and normalises
-// it; the zero value certifies the embedded reference in-process with every default.
+// Runner configures one conformance run. NewRunner checks and normalises it, and Run does the
+// same to a Runner built as a literal; the zero value certifies the embedded reference
+// in-process with every default.
 type Runner struct {
 	// Command is an adapter command line (program and arguments). When empty the run
 	// certifies Handler, or the embedded reference when Handler is nil too.
@@ -76,12 +73,10 @@ type Runner struct {
 	// them ("fixtures/prepare/self-reference", "properties/uri.encode/…"); unanchored, like
 	// go test -run. Empty selects every check.
 	Match string
-	match *regexp.Regexp
 	// Skip is a regular expression over the same names: the selected checks it matches are
 	// reported as not covered without being run (so the verdict is PARTIAL, and a failure
 	// under RequireAll), for a port that knows what it does not pass yet.
 	Skip string
-	skip *regexp.Regexp
 	// KnownFailures are checks a port knows it fails (--skip-file). They still run: one
 	// that fails is reported not covered, with its reason; one that passes is reported as
 	// fixed, and the run fails until the entry is removed, so the list only shrinks.
@@ -95,8 +90,9 @@ type Runner struct {
 	Seed uint64
 	// ShrinkTime bounds the minimisation of one property failure; 0 means 10 s.
 	ShrinkTime time.Duration
-	// Profile is the contract release certified; empty means protocol.Spec.
-	Profile string
+	// Profile is the contract release certified; empty means protocol.DefaultProfile. Any
+	// spelling protocol.ParseProfile reads is accepted ("0.1.0" is "0.1.0-rc.8").
+	Profile protocol.Profile
 	// Shard and Shards split a run deterministically: shard K of N (1-based) runs every Nth
 	// unit (each feature file, each fixture file, each property), so the union of all shards
 	// is the whole run. Zero means unsharded.
@@ -124,6 +120,9 @@ type Runner struct {
 	// CucumberMessages, when set, receives the feature run as Cucumber Messages (NDJSON), for
 	// Cucumber's own tools; written when the features part ends.
 	CucumberMessages io.Writer
+
+	// sel is the selection of the fields above, built by NewRunner.
+	sel suite.Selection
 }
 
 // UsageError is a Runner configuration that cannot run (exit code 2).
@@ -156,32 +155,11 @@ func NewRunner(r Runner) (Runner, error) {
 	if len(r.Parts) == 0 {
 		r.Parts = Parts
 	}
-	if r.Profile == "" {
-		r.Profile = protocol.Spec
+	sel, err := suite.NewSelection(suite.Selection{Profile: r.Profile, Tags: r.Tags, Run: r.Match, Skip: r.Skip, Shard: r.Shard, Shards: r.Shards})
+	if err != nil {
+		return r, usagef("%v", err)
 	}
-	if !slices.Contains(Profiles, r.Profile) {
-		return r, usagef("unknown profile %q (want %s)", r.Profile, strings.Join(Profiles, " or "))
-	}
-	if r.Shards < 0 || r.Shard < 0 || (r.Shards == 0) != (r.Shard == 0) || r.Shard > r.Shards {
-		return r, usagef("shard %d/%d: want K/N with 1 <= K <= N", r.Shard, r.Shards)
-	}
-	if r.Match != "" {
-		re, err := regexp.Compile(r.Match)
-		if err != nil {
-			return r, usagef("--run: %v", err)
-		}
-		r.match = re
-	}
-	if r.Skip != "" {
-		re, err := regexp.Compile(r.Skip)
-		if err != nil {
-			return r, usagef("--skip: %v", err)
-		}
-		r.skip = re
-	}
-	if _, err := tagexpr.Parse(r.Tags); err != nil {
-		return r, usagef("--tags: %v", err)
-	}
+	r.Profile, r.sel = sel.Profile, sel
 	if r.MaxFail < 0 {
 		return r, usagef("max-fail must be positive, not %d", r.MaxFail)
 	}
@@ -212,13 +190,15 @@ func NewRunner(r Runner) (Runner, error) {
 		r.Deadline = DefaultDeadline
 	}
 	if len(r.Command) == 0 && r.Handler == nil {
-		r.Handler = &adapter.Reference{Profile: r.Profile}
+		r.Handler = &adapter.Reference{Profile: string(r.Profile)}
 	}
 	return r, nil
 }
 
-// inShard reports whether shard unit i (see shardUnits) belongs to this run's shard.
-func (r Runner) inShard(i int) bool { return r.Shards == 0 || i%r.Shards == r.Shard-1 }
+// target is the implementation the run connects to.
+func (r Runner) target() connect.Target {
+	return connect.Target{Command: r.Command, Dir: r.Dir, Handler: r.Handler, Timeout: r.Timeout}
+}
 
 // hasShardUnits reports whether this shard runs any unit of part.
 func (r Runner) hasShardUnits(part string) bool {
@@ -234,24 +214,34 @@ func (r Runner) hasShardUnits(part string) bool {
 
 // Describe names the implementation under test for the report.
 func (r Runner) Describe() string {
-	switch {
-	case len(r.Command) > 0:
-		return strings.Join(r.Command, " ")
-	case r.Handler != nil:
+	if len(r.Command) == 0 {
+		if r.Handler == nil {
+			return "in-process"
+		}
 		if _, ok := r.Handler.(*adapter.Reference); ok {
 			return "embedded reference (in-process)"
 		}
-		return fmt.Sprintf("%T (in-process)", r.Handler)
 	}
-	return "in-process"
+	return r.target().Describe()
 }
 
 // Run certifies the adapter and returns the report; it never fails, because an adapter that
-// cannot be used is itself a verdict (report.ExitUnusable). r must come from NewRunner.
+// cannot be used is itself a verdict (report.ExitUnusable). A Runner that NewRunner rejects
+// runs no check: its report says why, with the verdict of a usage error (report.ExitUsage).
 func (r Runner) Run(ctx context.Context) *report.Report {
 	start := time.Now()
+	n, err := NewRunner(r)
+	if err != nil {
+		rep := &report.Report{Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip, Started: start}
+		rep.Warnings = append(rep.Warnings, "the run cannot start: "+err.Error())
+		r.skipAll(rep, "not run: "+err.Error())
+		rep.Finish() // no check: a usage error
+		rep.Verdict.Summary = "the run cannot start: " + err.Error()
+		return rep
+	}
+	r = n
 	rep := &report.Report{
-		Kit: adapter.KitVersion, Spec: r.Profile, Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip,
+		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
 		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline,
 	}
@@ -283,40 +273,31 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 
 	// The run's deadline cancels the call under way; the adapter is closed and the reports
 	// written after it, on their own bounded time.
-	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(r.Deadline), errDeadline)
+	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(r.Deadline), connect.ErrDeadline)
 	defer cancel()
-	var base adapter.Caller
-	var proc *adapter.Process
-	if len(r.Command) > 0 {
-		p, err := adapter.StartProcess(r.Command, r.Dir, r.Timeout)
-		if err != nil {
-			rep.Unusable = oneLine(err.Error())
-			rep.Warnings = append(rep.Warnings, r.argvWarning())
-			r.skipAll(rep, "skipped: adapter unusable")
-			return rep
-		}
-		proc = p
-		defer func() {
-			p.Close()
-			rep.Restarts = p.Restarts
-			if o := p.Orphans(); len(o) > 0 {
-				rep.Orphans = o
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter left %d process(es) running outside its process group, holding its pipes (not killed): %s", len(o), strings.Join(o, "; ")))
-			}
-		}()
-		base = p
-	} else {
-		base = handlerCaller{h: r.Handler, timeout: r.Timeout}
+	conn, err := connect.Dial(r.target(), connect.Limits{MaxConsecutiveErrors: r.MaxConsecutiveErrors, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline})
+	if err != nil {
+		rep.Unusable = oneLine(err.Error())
+		rep.Warnings = append(rep.Warnings, r.argvWarning())
+		r.skipAll(rep, "skipped: adapter unusable")
+		return rep
 	}
-	g := &guard{c: base, max: r.MaxConsecutiveErrors, maxTimeouts: r.MaxTimeouts, deadline: r.Deadline}
-	defer func() { rep.Timeouts = g.timedOut() }()
-	client, err := adapter.Connect(ctx, g)
+	defer func() {
+		conn.Close()
+		rep.Restarts = conn.Restarts()
+		if o := conn.Orphans(); len(o) > 0 {
+			rep.Orphans = o
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter left %d process(es) running outside its process group, holding its pipes (not killed): %s", len(o), strings.Join(o, "; ")))
+		}
+	}()
+	defer func() { rep.Timeouts = conn.Timeouts() }()
+	client, err := conn.Hello(ctx)
 	if err != nil {
 		rep.Unusable = "hello: " + oneLine(err.Error())
-		if proc != nil {
+		if !conn.InProcess() {
 			// What the adapter said before it gave up is usually the reason (a missing
 			// module, a bad path): a few lines of it, one warning each.
-			for _, l := range lastLines(proc.Stderr(), 8) {
+			for _, l := range lastLines(conn.Stderr(), 8) {
 				rep.Warnings = append(rep.Warnings, "adapter stderr: "+clipLine(l, 300))
 			}
 			rep.Warnings = append(rep.Warnings, r.argvWarning())
@@ -325,7 +306,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		return rep
 	}
 	rep.Hello = &client.Hello
-	if client.Hello.Spec != r.Profile {
+	if client.Hello.Spec != string(r.Profile) {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter declares spec %q; certifying %q", client.Hello.Spec, r.Profile))
 	}
 
@@ -336,11 +317,11 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			p.Note = "not selected"
 		case r.Shards > 0 && !r.hasShardUnits(part):
 			p.Note = "in another shard"
-		case g.unusable() != "":
+		case conn.Unusable() != "":
 			// Every check the part would make is an error, not run: the report counts the
 			// whole selection, and says why none of these ran.
 			p.Note = "not run: adapter unusable"
-			cs := r.notRun(part, "not run: adapter unusable: "+oneLine(g.unusable()))
+			cs := r.notRun(part, "not run: adapter unusable: "+oneLine(conn.Unusable()))
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
 		default:
@@ -356,7 +337,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			r.PartDone(p)
 		}
 	}
-	if why := g.unusable(); why != "" {
+	if why := conn.Unusable(); why != "" {
 		rep.Unusable = oneLine(why)
 	}
 	return rep
@@ -366,13 +347,13 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 func (r Runner) notRun(part, msg string) []result.Case {
 	lr := r
 	lr.Checks, lr.Progress = 1, nil
-	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &lister{ref: adapter.Reference{Profile: r.Profile}}})
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: newLister(r.Profile)})
 	if err != nil {
 		return nil
 	}
 	cs, _ := lr.runPart(context.Background(), part, c, 1, newRunState(&lr))
 	for i := range cs {
-		if cs[i].Status != result.FixtureBug && cs[i].Message != cases.Skipped {
+		if cs[i].Status != result.FixtureBug && cs[i].Message != suite.Skipped {
 			cs[i].Status, cs[i].Message, cs[i].Input, cs[i].Want, cs[i].Got, cs[i].Diff = result.Error, msg, "", "", "", ""
 		}
 	}
@@ -389,8 +370,8 @@ func (r Runner) skipAll(rep *report.Report, note string) {
 func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, seed uint64, st *runState) ([]result.Case, string) {
 	var cs []result.Case
 	var err error
-	// Every case passes through st: it counts failures for MaxFail, and known failures and
-	// checks MaxFail kept from running are reported as such, in progress and results alike.
+	// Every case passes through st: it counts failures for MaxFail, and known failures are
+	// reported as such, in progress and results alike.
 	userProgress := r.Progress
 	r.Progress = func(c result.Case) {
 		st.record(c)
@@ -398,36 +379,24 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 			userProgress(st.classify(c))
 		}
 	}
-	skips := func(name string) bool {
-		return (r.skip != nil && r.skip.MatchString(part+"/"+name)) || st.stopped()
-	}
+	sel := r.sel
+	sel.Stop = st.stopReason
 	unit := map[string]string{PartFeatures: "scenarios", PartFixtures: "fixture cases", PartProperties: "properties"}[part]
-	featureFiles, fixtureFiles, props := r.shardUnits()
-	feats, fixts := r.Features, r.Fixtures
 	if r.Shards > 0 {
-		if feats, err = subset(r.Features, featureFiles); err == nil {
-			fixts, err = subset(r.Fixtures, fixtureFiles)
-		}
+		featureFiles, fixtureFiles, props := r.shardUnits()
+		sel.Units = map[string][]string{PartFeatures: featureFiles, PartFixtures: fixtureFiles, PartProperties: props}[part]
 	}
-	switch {
-	case err != nil:
-	case part == PartFeatures:
-		cs, err = steps.Run(ctx, c, feats, steps.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: skips, Messages: r.CucumberMessages})
-	case part == PartFixtures:
-		cs, err = cases.Run(ctx, c, fixts, cases.Options{Tags: r.Tags, Profile: r.Profile, Progress: r.Progress, Select: r.selects(part), Skip: skips, Oracle: &adapter.Reference{Profile: r.Profile}})
-	case part == PartProperties:
-		cs = properties.Run(ctx, c, properties.Options{
-			Tags: r.Tags, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Profile: r.Profile,
-			Select: func(p properties.Property) bool {
-				return props[p.Name] && (r.match == nil || r.match.MatchString(part+"/"+p.Name))
-			},
-			Skip:     func(p properties.Property) bool { return skips(p.Name) },
-			Progress: r.Progress,
-		})
+	switch part {
+	case PartFeatures:
+		cs, err = steps.Run(ctx, c, r.Features, steps.Options{Selection: sel, Progress: r.Progress, Messages: r.CucumberMessages})
+	case PartFixtures:
+		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Selection: sel, Progress: r.Progress, Oracle: &adapter.Reference{Profile: string(r.Profile)}})
+	case PartProperties:
+		cs = properties.Run(ctx, c, properties.Options{Selection: sel, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Progress: r.Progress})
 	}
 	if err != nil {
 		// The kit's own data could not be run: a defect of the kit, never of the adapter.
-		bug := result.Case{Part: part, Area: "kit", Name: "(" + part + ")", Status: result.FixtureBug, Message: oneLine(err.Error())}
+		bug := suite.KitBug(part, err)
 		if r.Progress != nil {
 			r.Progress(bug)
 		}
@@ -440,14 +409,6 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 		cs[i] = st.classify(cs[i])
 	}
 	return cs, ""
-}
-
-// selects is the --run selection of part's checks by name, or nil for all of them.
-func (r Runner) selects(part string) func(string) bool {
-	if r.match == nil {
-		return nil
-	}
-	return func(name string) bool { return r.match.MatchString(part + "/" + name) }
 }
 
 func oneLine(s string) string {
@@ -481,17 +442,7 @@ func clipLine(s string, n int) string {
 
 // argvWarning shows the adapter command as the runner split it, so a quoting mistake (a
 // lost backslash, a path split at a space) is visible at once.
-func (r Runner) argvWarning() string {
-	var q []string
-	for _, a := range r.Command {
-		q = append(q, strconv.Quote(a))
-	}
-	w := "adapter command as run: [" + strings.Join(q, " ") + "]"
-	if r.Dir != "" {
-		w += " in " + strconv.Quote(r.Dir)
-	}
-	return w
-}
+func (r Runner) argvWarning() string { return "adapter command as run: " + r.target().Argv() }
 
 // IsUsage reports whether err is a *UsageError.
 func IsUsage(err error) bool {

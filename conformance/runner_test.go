@@ -617,3 +617,48 @@ func TestLargeAnswersAreClipped(t *testing.T) {
 		t.Errorf("JSON report: %v, %d bytes for %d cases", err, st.Size(), len(rep.Cases))
 	}
 }
+
+// TestRunnerLiteralIsNormalised: a Runner built as a literal, without NewRunner, honours its
+// selection as NewRunner's does, and one NewRunner rejects runs nothing, with the verdict of
+// a usage error, instead of a run that silently ignores what it was asked.
+func TestRunnerLiteralIsNormalised(t *testing.T) {
+	sel := conformance.Runner{Checks: 2, Seed: 5, Match: "captured-seq|^properties/uri/", Skip: "^fixtures/"}
+	lit := sel.Run(context.Background())
+	norm := mustRunner(t, sel).Run(context.Background())
+	if len(lit.Cases) == 0 || !slices.Equal(statusList(lit), statusList(norm)) {
+		t.Errorf("literal: %v\nNewRunner: %v", statusList(lit), statusList(norm))
+	}
+	if lit.Totals.NotCovered == 0 || lit.Totals.Pass == 0 {
+		t.Errorf("literal run ignored --run or --skip: %+v", lit.Totals)
+	}
+	bad := conformance.Runner{Match: "("}.Run(context.Background())
+	if bad.Verdict.Code != report.ExitUsage || len(bad.Cases) != 0 || !slices.ContainsFunc(bad.Warnings, func(w string) bool { return strings.Contains(w, "--run") }) {
+		t.Errorf("invalid literal: verdict %d %q, %d cases, warnings %q", bad.Verdict.Code, bad.Verdict.Summary, len(bad.Cases), bad.Warnings)
+	}
+}
+
+func statusList(rep *report.Report) []string {
+	var out []string
+	for _, c := range rep.Cases {
+		out = append(out, c.Part+"/"+c.Name+" "+string(c.Status)+" "+c.Message)
+	}
+	return out
+}
+
+// TestProfileAliases: a release's line names it, in a run as in diff and list; the report
+// names the release itself.
+func TestProfileAliases(t *testing.T) {
+	for alias, want := range map[string]protocol.Profile{"0.1.0": protocol.Profile010, "0.0.1": protocol.Profile001, "": protocol.DefaultProfile} {
+		r := mustRunner(t, conformance.Runner{Profile: protocol.Profile(alias), Checks: 1, Parts: []string{conformance.PartFeatures}, Tags: "@host"})
+		if r.Profile != want {
+			t.Errorf("NewRunner(Profile %q).Profile = %q, want %q", alias, r.Profile, want)
+		}
+		if rep := r.Run(context.Background()); rep.Spec != string(want) || rep.Hello.Spec != string(want) {
+			t.Errorf("profile %q: report spec %q, adapter spec %q; want %q", alias, rep.Spec, rep.Hello.Spec, want)
+		}
+	}
+	_, err := conformance.NewRunner(conformance.Runner{Profile: "0.2.0"})
+	if !conformance.IsUsage(err) || !strings.Contains(err.Error(), "0.0.1-rc.1 (default) or 0.1.0-rc.8") {
+		t.Errorf("unknown profile: %v, want a usage error listing the releases", err)
+	}
+}

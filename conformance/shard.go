@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"path"
 	"sort"
-	"testing/fstest"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 )
@@ -26,9 +25,9 @@ func dataFiles(fsys fs.FS, ext string) []string {
 }
 
 // shardUnits returns the feature files, fixture files and property names of this shard.
-func (r Runner) shardUnits() (featureFiles, fixtureFiles []string, props map[string]bool) {
+func (r Runner) shardUnits() (featureFiles, fixtureFiles, props []string) {
 	i := 0
-	next := func() bool { ok := r.inShard(i); i++; return ok }
+	next := func() bool { ok := r.sel.InShard(i); i++; return ok }
 	for _, f := range dataFiles(r.Features, ".feature") {
 		if next() {
 			featureFiles = append(featureFiles, f)
@@ -39,24 +38,11 @@ func (r Runner) shardUnits() (featureFiles, fixtureFiles []string, props map[str
 			fixtureFiles = append(fixtureFiles, f)
 		}
 	}
-	props = map[string]bool{}
+	props = []string{}
 	for _, p := range properties.All() {
 		if next() {
-			props[p.Name] = true
+			props = append(props, p.Name)
 		}
 	}
 	return featureFiles, fixtureFiles, props
-}
-
-// subset returns an FS holding only files of fsys.
-func subset(fsys fs.FS, files []string) (fs.FS, error) {
-	m := fstest.MapFS{}
-	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		m[f] = &fstest.MapFile{Data: b}
-	}
-	return m, nil
 }

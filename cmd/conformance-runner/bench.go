@@ -12,6 +12,8 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/bench"
+	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
@@ -45,6 +47,8 @@ Flags:
   --no-world-cache      send every world inline, even to adapters declaring world-cache
   --seed N              workload seed (default 1)
   --json FILE           also write the results as JSON (durations in nanoseconds)
+  --profile P           contract release the embedded reference behaves as: 0.0.1-rc.1
+                        (default) or 0.1.0-rc.8 (0.1.0 names it too)
 
 Exit codes: 0 measured, 1 the sides answered differently or a side answered an error,
 2 usage error, 3 a side is unusable (did not start, broke the protocol, hung past --timeout).
@@ -72,6 +76,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		noCache    = fs.Bool("no-world-cache", false, "")
 		seed       = fs.Uint64("seed", bench.DefaultSeed, "")
 		jsonFile   = fs.String("json", "", "")
+		profile    = fs.String("profile", "", "")
 	)
 	if code, done := parseFlags(fs, args, benchUsage, stdout, stderr, benchUsageErr); done {
 		return code
@@ -94,23 +99,30 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		return benchUsageErr(stderr, err.Error())
 	}
 
+	release, err := protocol.ParseProfile(*profile)
+	if err != nil {
+		return benchUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, protocol.ProfileNames()))
+	}
 	var sides [2]bench.Side
 	for i, cmdline := range []string{*adapterCmd, *against} {
-		if cmdline == "" {
-			sides[i] = bench.Side{Name: "reference (in-process)", Caller: adapter.InProcess{H: &adapter.Reference{}}}
-			continue
+		// The in-process reference runs on the bench's goroutine, unbounded (Timeout 0): a
+		// goroutine and a timer per call would be measured with the handler.
+		t := connect.Target{Handler: &adapter.Reference{Profile: string(release)}}
+		name := "reference (in-process)"
+		if cmdline != "" {
+			argv, err := splitCommand(cmdline)
+			if err != nil {
+				return benchUsageErr(stderr, fmt.Sprintf("%s: %v", []string{"--adapter", "--against"}[i], err))
+			}
+			t, name = connect.Target{Command: argv, Dir: *dir, Timeout: *timeout}, cmdline
 		}
-		argv, err := splitCommand(cmdline)
-		if err != nil {
-			return benchUsageErr(stderr, fmt.Sprintf("%s: %v", []string{"--adapter", "--against"}[i], err))
-		}
-		p, err := adapter.StartProcess(argv, *dir, *timeout)
+		conn, err := connect.Dial(t, connect.Limits{})
 		if err != nil {
 			fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
 			return report.ExitUnusable
 		}
-		defer p.Close()
-		sides[i] = bench.Side{Name: cmdline, Caller: p}
+		defer conn.Close()
+		sides[i] = bench.Side{Name: name, Caller: conn.Caller()}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -9,16 +9,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
-	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -53,11 +53,14 @@ Flags:
                         mention.format, mention.parse, config, candidates, prepare, host.send
   --checks N            generated requests per op (default 1000)
   --seed N              rapid seed (default random; always printed, so a run reproduces)
-  --timeout D           per-call timeout of a command adapter (default 10s)
+  --timeout D           per-call timeout (default 10s): a call past it is an error, and a
+                        command adapter is restarted
+  --dir DIR             the adapters' working directory
   --shrink-time D       time bound for shrinking one difference (default 30s)
   --out DIR             where fixture files go (default ./diff-fixtures)
-  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8; the embedded
-                        reference behaves as P (pass the same to a command adapter yourself)
+  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8 (0.1.0 names
+                        it too); the embedded reference behaves as P (pass the same to a
+                        command adapter yourself)
   --lone-surrogates M   auto (when both sides declare the feature), always or never
   --no-corpus           generated requests only: skip the fixture corpus each op replays first
 
@@ -81,6 +84,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		checks     = fs.Int("checks", differential.DefaultChecks, "")
 		seed       = fs.Uint64("seed", 0, "")
 		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
+		dir        = fs.String("dir", "", "")
 		shrinkTime = fs.Duration("shrink-time", 30*time.Second, "")
 		out        = fs.String("out", "diff-fixtures", "")
 		profile    = fs.String("profile", "", "")
@@ -97,10 +101,11 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		return diffUsageErr(stderr, "--checks, --timeout and --shrink-time must be positive")
 	}
 	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime, NoCorpus: *noCorpus}
-	opts.Profile = cases.NormalizeProfile(*profile)
-	if !slices.Contains(conformance.Profiles, opts.Profile) {
-		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, strings.Join(conformance.Profiles, " or ")))
+	release, err := protocol.ParseProfile(*profile)
+	if err != nil {
+		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, protocol.ProfileNames()))
 	}
+	opts.Profile = string(release)
 	switch *surrogates {
 	case "auto":
 	case "always":
@@ -137,13 +142,13 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, stop) // the first signal ends the run; a second kills
-	a, closeA, err := diffSide(ctx, argvA, *timeout, opts.Profile, stderr)
+	a, closeA, err := diffSide(ctx, diffTarget(argvA, *dir, *timeout, release), stderr)
 	if err != nil {
 		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", *cmdA, err)
 		return report.ExitUnusable
 	}
 	defer closeA()
-	b, closeB, err := diffSide(ctx, argvB, *timeout, opts.Profile, stderr)
+	b, closeB, err := diffSide(ctx, diffTarget(argvB, *dir, *timeout, release), stderr)
 	if err != nil {
 		fmt.Fprintf(stdout, "B (%s) unusable: %v (exit 3)\n", *cmdB, err)
 		return report.ExitUnusable
@@ -308,30 +313,35 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	return report.ExitNotConformant
 }
 
-// diffSide connects to one side: the embedded reference when argv is empty, else a process.
-// Closing it names the processes the adapter left outside its process group on stderr.
-func diffSide(ctx context.Context, argv []string, timeout time.Duration, profile string, stderr io.Writer) (*adapter.Client, func(), error) {
+// diffTarget is one side: the embedded reference, behaving as profile, when argv is empty,
+// else the adapter command run in dir. The timeout bounds each call of either.
+func diffTarget(argv []string, dir string, timeout time.Duration, profile protocol.Profile) connect.Target {
 	if len(argv) == 0 {
-		c, err := adapter.Connect(ctx, adapter.InProcess{H: &adapter.Reference{Profile: profile}})
-		return c, func() {}, err
+		return connect.Target{Handler: &adapter.Reference{Profile: string(profile)}, Timeout: timeout}
 	}
-	p, err := adapter.StartProcess(argv, "", timeout)
+	return connect.Target{Command: argv, Dir: dir, Timeout: timeout}
+}
+
+// diffSide connects to one side. Closing it names the processes the adapter left outside
+// its process group on stderr.
+func diffSide(ctx context.Context, t connect.Target, stderr io.Writer) (*adapter.Client, func(), error) {
+	conn, err := connect.Dial(t, connect.Limits{})
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := adapter.Connect(ctx, p)
+	c, err := conn.Hello(ctx)
 	if err != nil {
 		msg := err.Error()
-		if tail := strings.TrimSpace(p.Stderr()); tail != "" {
+		if tail := strings.TrimSpace(conn.Stderr()); tail != "" {
 			msg += "; stderr: " + diffLastLines(tail, 3)
 		}
-		p.Close()
+		conn.Close()
 		return nil, nil, errors.New(msg)
 	}
 	return c, func() {
-		p.Close()
-		for _, o := range p.Orphans() {
-			fmt.Fprintf(stderr, "conformance-runner diff: warning: %s left %s running outside its process group (not killed)\n", argv[0], o)
+		conn.Close()
+		for _, o := range conn.Orphans() {
+			fmt.Fprintf(stderr, "conformance-runner diff: warning: %s left %s running outside its process group (not killed)\n", t.Command[0], o)
 		}
 	}, nil
 }

@@ -101,3 +101,27 @@ func startProcess(t *testing.T, argv ...string) *adapter.Process {
 	t.Cleanup(func() { p.Close() })
 	return p
 }
+
+// TestDiffHonoursDir: diff runs its adapters in --dir, as a certification run does.
+func TestDiffHonoursDir(t *testing.T) {
+	buggy := filepath.Join(buildBuggy(t), "buggy")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The adapter starts only where the marker is.
+	adapterCmd := "sh -c 'test -f marker && exec " + buggy + "'"
+	for _, tt := range []struct {
+		dir  string
+		code int
+	}{{dir, 1}, {"", 3}} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"diff", "--adapter", adapterCmd, "--ops", "uri.encode", "--checks", "300", "--seed", "7", "--out", t.TempDir()}
+		if tt.dir != "" {
+			args = append(args, "--dir", tt.dir)
+		}
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != tt.code {
+			t.Errorf("--dir %q: exit %d, want %d\n%s%s", tt.dir, code, tt.code, stdout.String(), stderr.String())
+		}
+	}
+}

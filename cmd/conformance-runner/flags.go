@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
 
 // newFlagSet returns a flag set of GNU-style flags (pflag): --name value or --name=value,
@@ -47,7 +48,7 @@ func (s *selection) register(fs *pflag.FlagSet) {
 // --skip values add up (a check is selected when any --run matches it), repeated --tags
 // must all hold.
 func (s *selection) apply(r *conformance.Runner) error {
-	r.Profile = s.profile
+	r.Profile = protocol.Profile(s.profile) // parsed by NewRunner, as for a Runner built in Go
 	for _, p := range s.parts {
 		if p = strings.TrimSpace(p); p != "" {
 			r.Parts = append(r.Parts, p)

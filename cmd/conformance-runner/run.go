@@ -15,6 +15,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -174,13 +175,18 @@ func usageErr(stderr io.Writer, msg string) int {
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance-runner adapter", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	profile := fs.String("profile", "", "contract release to behave as")
+	profile := fs.String("profile", "", "contract release to behave as: "+protocol.ProfileNames())
 	maxRequest := fs.Int("max-request-bytes", adapter.MaxLine, "refuse request lines (worlds) larger than this")
 	if err := fs.Parse(args); err != nil {
 		return report.ExitUsage
 	}
+	p, err := protocol.ParseProfile(*profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance-runner adapter: --profile: %v\n", err)
+		return report.ExitUsage
+	}
 	opts := adapter.ServeOptions{MaxRequest: *maxRequest}
-	if err := adapter.ServeWith(context.Background(), stdin, stdout, &adapter.Reference{Profile: *profile}, opts); err != nil {
+	if err := adapter.ServeWith(context.Background(), stdin, stdout, &adapter.Reference{Profile: string(p)}, opts); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner adapter: %v\n", err)
 		return 1
 	}

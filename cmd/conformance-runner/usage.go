@@ -47,7 +47,8 @@ Selecting checks (list flags are repeatable and take comma-separated values):
                         reported not covered with its reason; one that now passes fails the run
                         until its line is removed, so the list only shrinks (repeatable)
   --shard K/N           run the Kth of N deterministic slices; the union of all N is the whole run
-  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8
+  --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8 (0.1.0 names it
+                        too)
 
 Running:
   --checks N            rapid inputs per property (default 100)

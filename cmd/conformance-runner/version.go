@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -46,12 +45,21 @@ type buildVersion struct {
 	Package  string   `json:"package"`          // the npm package the contract is
 }
 
+// releases lists the contract releases the kit certifies, the default first.
+func releases() []string {
+	out := make([]string, len(protocol.Profiles))
+	for i, p := range protocol.Profiles {
+		out[i] = string(p)
+	}
+	return out
+}
+
 func currentVersion() buildVersion {
 	v := buildVersion{
 		Version: version, Commit: commit, Date: date,
 		Module: "github.com/sessionref-kit/sessionref-kit", Kit: adapter.KitVersion,
 		Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
-		Protocol: protocol.Version, Releases: append([]string{}, conformance.Profiles...),
+		Protocol: protocol.Version, Releases: releases(),
 		Package: "@deepseek-ai/dsh-session-reference",
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {

@@ -24,19 +24,70 @@ type Caller interface {
 	Call(ctx context.Context, req protocol.Request) (protocol.Response, error)
 }
 
-// InProcess adapts a Handler to a Caller: it never fails to answer.
-type InProcess struct{ H Handler }
+// InProcess adapts a Handler to a Caller with the guarantees the process path has, so a
+// broken Go implementation is reported like a broken adapter process instead of hanging or
+// crashing its caller: a panic is a transport error (KindExited), an answer with another id
+// is one (KindProtocol), and, when Timeout is set, so is a call past it (KindTimeout) or past
+// its context. It is the one Handler-to-Caller adapter of the kit.
+type InProcess struct {
+	H Handler
+	// Timeout bounds each call; 0 means unbounded, and the call runs on the caller's
+	// goroutine (what a benchmark of the handler wants). A call past it is left running
+	// with its context cancelled: a goroutine cannot be stopped.
+	Timeout time.Duration
+}
 
 // Call answers req with the handler, reporting the handler's time as the response's
 // Elapsed (there is no transport in-process).
 func (p InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	start := time.Now()
 	if _, raw := p.H.(WireNumbers); !raw {
 		req = req.Plain()
 	}
-	resp := p.H.Handle(ctx, req)
+	if p.Timeout <= 0 {
+		resp, err := p.handle(ctx, req)
+		return p.checked(req, resp, err)
+	}
+	type answer struct {
+		resp protocol.Response
+		err  error
+	}
+	ch := make(chan answer, 1)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		resp, err := p.handle(cctx, req)
+		ch <- answer{resp, err}
+	}()
+	timer := time.NewTimer(p.Timeout)
+	defer timer.Stop()
+	select {
+	case a := <-ch:
+		return p.checked(req, a.resp, a.err)
+	case <-timer.C:
+		return protocol.Response{}, &TransportError{Op: req.Op, Kind: KindTimeout, Reason: fmt.Sprintf("no response within %v (raise it with --timeout)", p.Timeout)}
+	case <-ctx.Done():
+		return protocol.Response{}, &TransportError{Op: req.Op, Kind: KindCancelled, Reason: "cancelled: " + context.Cause(ctx).Error()}
+	}
+}
+
+// handle calls the handler, turning a panic into a transport error.
+func (p InProcess) handle(ctx context.Context, req protocol.Request) (resp protocol.Response, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = protocol.Response{}, &TransportError{Op: req.Op, Kind: KindExited, Reason: fmt.Sprintf("handler panicked: %v", r)}
+		}
+	}()
+	start := time.Now()
+	resp = p.H.Handle(ctx, req)
 	resp.Elapsed = max(time.Since(start), 1)
 	return resp, nil
+}
+
+func (p InProcess) checked(req protocol.Request, resp protocol.Response, err error) (protocol.Response, error) {
+	if err == nil && resp.ID != req.ID {
+		return protocol.Response{}, &TransportError{Op: req.Op, Kind: KindProtocol, Reason: fmt.Sprintf("answered id %d to request id %d", resp.ID, req.ID)}
+	}
+	return resp, err
 }
 
 // Close does nothing.

@@ -27,6 +27,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
@@ -34,17 +35,10 @@ import (
 
 // Options select and observe a run of the fixtures.
 type Options struct {
-	// Tags is a tag expression over each case's requirement ids and area (same syntax as
-	// godog's); empty runs every case.
-	Tags string
-	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
-	Profile string
-	// Select, when set, keeps only the cases whose full name ("uri-decode/padding") it
-	// returns true for (after Tags).
-	Select func(name string) bool
-	// Skip, when set, reports the selected cases it returns true for as not covered, with
-	// the message Skipped, without running them.
-	Skip func(name string) bool
+	// Selection selects the cases: its Tags over each case's requirement ids and area, its
+	// Run and Skip over "fixtures/" and the case's full name ("uri-decode/padding"), its
+	// Units over the fixture files' names, its profile over the case's profiles.
+	Selection suite.Selection
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
 	// Oracle, when set, answers as the contract does (the embedded reference): a failing
@@ -53,15 +47,16 @@ type Options struct {
 }
 
 // Skipped is the message of a case that a skip list kept from running (--skip).
-const Skipped = "skipped (--skip)"
+const Skipped = suite.Skipped
 
 // Version is the fixture format version this package reads.
 const Version = 1
 
-// The contract releases a fixture case may be restricted to.
+// The contract releases a fixture case may be restricted to, as its profiles list spells
+// them (protocol.Profiles).
 const (
-	Profile001 = "0.0.1-rc.1"
-	Profile010 = "0.1.0-rc.8"
+	Profile001 = string(protocol.Profile001)
+	Profile010 = string(protocol.Profile010)
 )
 
 // UTF16Key is the key of the mapping that writes a JavaScript string as its UTF-16 code units.
@@ -481,20 +476,31 @@ func hasLoneSurrogate(v any) bool {
 	return false
 }
 
-// NormalizeProfile returns the release a profile option names: "" is the default release.
+// NormalizeProfile returns the release a profile option names (protocol.ParseProfile): ""
+// is the default release; a name that is no release is returned as it is.
 func NormalizeProfile(p string) string {
-	switch p {
-	case "", Profile001, "0.0.1":
-		return Profile001
-	case "0.1.0":
-		return Profile010
+	if r, err := protocol.ParseProfile(p); err == nil {
+		return string(r)
 	}
 	return p
 }
 
-// AppliesTo reports whether the case runs under profile.
+// AppliesTo reports whether the case runs under profile (any spelling
+// protocol.ParseProfile reads).
 func (c Case) AppliesTo(profile string) bool {
-	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, NormalizeProfile(profile))
+	if len(c.Profiles) == 0 {
+		return true
+	}
+	p, err := protocol.ParseProfile(profile)
+	if err != nil {
+		return false
+	}
+	for _, q := range c.Profiles {
+		if r, err := protocol.ParseProfile(q); err == nil && r == p {
+			return true
+		}
+	}
+	return false
 }
 
 // MatchTags reports whether tags (requirement ids, area …) satisfy expr: tagexpr.Match.
@@ -507,27 +513,29 @@ func (f File) FullName(c Case) string {
 
 // Run runs every selected fixture case in fsys against c and returns one Case per fixture
 // case (Part "fixtures").
+//
+// An error means the fixtures could not be run at all (a file does not parse, the selection
+// is invalid): a defect of the kit's data or of the caller, never of the adapter.
 func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
+	sel := opts.Selection
+	if err := sel.Err(); err != nil {
+		return nil, err
+	}
 	files, err := Load(fsys)
 	if err != nil {
-		// The kit's own data is broken: one fixture-bug verdict, never non-conformance.
-		bug := result.Case{Part: "fixtures", Area: "fixtures", Name: "load", Status: result.FixtureBug, Message: err.Error()}
-		if opts.Progress != nil {
-			opts.Progress(bug)
-		}
-		return []result.Case{bug}, nil
+		return nil, err
 	}
 	var out []result.Case
 	for _, f := range files {
+		if !sel.TakesUnit(f.Name) {
+			continue
+		}
 		for _, fc := range f.Cases {
-			if !fc.AppliesTo(opts.Profile) || !MatchTags(opts.Tags, append([]string{Area(f.Op)}, fc.Requirements...)) {
+			if !fc.AppliesTo(string(sel.Release())) || !sel.Selects(part, f.FullName(fc), append([]string{Area(f.Op)}, fc.Requirements...)) {
 				continue
 			}
-			if opts.Select != nil && !opts.Select(f.FullName(fc)) {
-				continue
-			}
-			if opts.Skip != nil && opts.Skip(f.FullName(fc)) {
-				rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Status: result.NotCovered, Message: Skipped}
+			if why := sel.SkipReason(part, f.FullName(fc)); why != "" {
+				rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}, why)
 				if opts.Progress != nil {
 					opts.Progress(rc)
 				}
@@ -551,8 +559,11 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 	return out, nil
 }
 
+// part is the part of a run the fixtures are.
+const part = "fixtures"
+
 func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Case {
-	rc := result.Case{Part: "fixtures", Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}
+	rc := result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}
 	req := f.Request(fc)
 	rc.Input = string(req.Line())
 	if want, err := fc.Want.Response().Line(); err == nil {
@@ -560,9 +571,7 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 	}
 	for _, feat := range f.Features(fc) {
 		if !c.Supports(feat) {
-			rc.Status = result.NotCovered
-			rc.Message = "the adapter does not declare feature " + feat
-			return rc
+			return suite.NotCovered(rc, suite.MissingFeature(feat))
 		}
 	}
 	start := time.Now()
@@ -582,9 +591,7 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 		rc.Got = string(line)
 	}
 	if adapter.Unsupported(resp) {
-		rc.Status = result.NotCovered
-		rc.Message = "the adapter does not support op " + f.Op
-		return rc
+		return suite.NotCovered(rc, "the adapter does not support op "+f.Op)
 	}
 	if d := fc.Want.Diff(resp); d != "" {
 		rc.Status = result.Fail

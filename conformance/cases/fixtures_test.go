@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,7 +80,7 @@ func runAll(t *testing.T, c adapter.Caller, profile string) []result.Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := cases.Run(context.Background(), cl, fixtures.FS, cases.Options{Profile: profile})
+	res, err := cases.Run(context.Background(), cl, fixtures.FS, cases.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 	if err != nil {
 		t.Fatal(err)
 	}

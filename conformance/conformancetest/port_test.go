@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"go/build"
 	"os"
 	"os/exec"
@@ -21,6 +20,8 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/uriport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
@@ -48,12 +49,12 @@ func goAPIReason(why string) bool {
 // a check the reference passes passes through the Go API, or is not covered because its
 // request cannot be expressed in Go's types (saying what), never failed.
 func TestReferencePortAgrees(t *testing.T) {
-	for _, profile := range conformance.Profiles {
-		t.Run(profile, func(t *testing.T) { agrees(t, profile) })
+	for _, profile := range protocol.Profiles {
+		t.Run(string(profile), func(t *testing.T) { agrees(t, profile) })
 	}
 }
 
-func agrees(t *testing.T, profile string) {
+func agrees(t *testing.T, profile protocol.Profile) {
 	const seed, checks = 0x5eed, 10
 	ctx := context.Background()
 	port, err := conformancetest.Certify(ctx, refport.Port{}, conformancetest.Options{Seed: seed, Checks: checks, Profile: profile})

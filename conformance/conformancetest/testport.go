@@ -25,8 +25,9 @@ type Options struct {
 	// RequireAll makes every check that is not covered a failure: for a port that claims the
 	// whole contract Go's types can express.
 	RequireAll bool
-	// Profile is the contract release certified; empty means protocol.Spec.
-	Profile string
+	// Profile is the contract release certified ("0.1.0" names 0.1.0-rc.8, see
+	// protocol.ParseProfile); empty means protocol.DefaultProfile.
+	Profile protocol.Profile
 	// Run and Skip are regular expressions over "part/name" (the runner's --run and
 	// --skip): Run selects checks, and the selected checks Skip matches are reported not
 	// covered without running. go test -run selects further among the subtests.
@@ -185,7 +186,7 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 // merge joins the reports of the parts run into one, as one run of them all would report.
 func merge(base conformance.Runner, reps []*report.Report) *report.Report {
 	if len(reps) == 0 {
-		return &report.Report{Spec: base.Profile, Seed: base.Seed, Tags: base.Tags, Match: base.Match, Skip: base.Skip, RequireAll: base.RequireAll}
+		return &report.Report{Spec: string(base.Profile), Seed: base.Seed, Tags: base.Tags, Match: base.Match, Skip: base.Skip, RequireAll: base.RequireAll}
 	}
 	out := *reps[0]
 	out.Match = base.Match
@@ -259,7 +260,11 @@ func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
 	if p == nil {
 		return nil, conformance.Runner{}, fmt.Errorf("the port is nil")
 	}
-	b := &bridge{port: p, profile: cmp.Or(opts.Profile, protocol.Spec)}
+	release, err := protocol.ParseProfile(string(opts.Profile))
+	if err != nil {
+		return nil, conformance.Runner{}, err
+	}
+	b := &bridge{port: p, profile: string(release)}
 	for _, f := range p.Features() {
 		switch f {
 		case goport.FeatureLoneSurrogates:
@@ -269,11 +274,11 @@ func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
 		}
 	}
 	r := conformance.Runner{
-		Handler: b, Profile: opts.Profile, Match: opts.Run, Skip: opts.Skip, Tags: opts.Tags,
+		Handler: b, Profile: release, Match: opts.Run, Skip: opts.Skip, Tags: opts.Tags,
 		Checks: opts.Checks, Timeout: opts.Timeout, RequireAll: opts.RequireAll,
 		Seed: properties.Seed(properties.Options{Seed: opts.Seed}),
 	}
-	r, err := conformance.NewRunner(r)
+	r, err = conformance.NewRunner(r)
 	if err != nil {
 		return nil, r, err
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
 // Ops lists every op a differential run can generate requests for, in run order.
@@ -471,7 +472,7 @@ func CheckFixture(ctx context.Context, c *adapter.Client, name string, data []by
 	if _, err := cases.Parse(name, data); err != nil {
 		return nil, err
 	}
-	return cases.Run(ctx, c, fsys, cases.Options{Profile: profile})
+	return cases.Run(ctx, c, fsys, cases.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 }
 
 // Known reports whether op is one of Ops.

@@ -2,6 +2,7 @@ package partitions_test
 
 import (
 	"context"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"slices"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestEveryPartitionHasACheck(t *testing.T) {
 	}
 	checks := map[string][]string{} // part/name -> requirement ids
 	for _, profile := range []string{cases.Profile001, cases.Profile010} {
-		list, err := conformance.List(context.Background(), conformance.Runner{Profile: profile, Parts: seedIndependent, Features: features.FS, Fixtures: fixtures.FS})
+		list, err := conformance.List(context.Background(), conformance.Runner{Profile: protocol.Profile(profile), Parts: seedIndependent, Features: features.FS, Fixtures: fixtures.FS})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
 // DefaultChecks is the number of generated inputs per property when Options.Checks is 0 and
@@ -54,9 +55,11 @@ func (p Property) tags() []string {
 
 // Options select and configure a run of the properties.
 type Options struct {
-	// Tags is a godog tag expression over each property's name, area, requirement ids and
-	// tags ("@uri && ~@agreement"); empty runs every property.
-	Tags string
+	// Selection selects the properties: its Tags over each property's name, area,
+	// requirement ids and tags ("@uri && ~@agreement"), its Run and Skip over "properties/"
+	// and the property's name, its Units over the names; its profile is the one the
+	// reference behaves as.
+	Selection suite.Selection
 	// Checks is the number of inputs per property; 0 means DefaultChecks, unless rapid's
 	// -rapid.checks flag was set on the command line, which then wins.
 	Checks int
@@ -65,14 +68,6 @@ type Options struct {
 	Seed uint64
 	// ShrinkTime bounds the minimisation of one failure; 0 keeps rapid's default (30 s).
 	ShrinkTime time.Duration
-	// Profile is the contract release the reference behaves as: protocol.Spec when empty.
-	Profile string
-	// Select, when set, keeps only the properties it returns true for (after Tags); the
-	// runner uses it to shard a run.
-	Select func(Property) bool
-	// Skip, when set, reports the selected properties it returns true for as not covered,
-	// with the message Skipped, without running them.
-	Skip func(Property) bool
 	// Progress, when set, is called with each property's result as it finishes.
 	Progress func(result.Case)
 }
@@ -89,15 +84,28 @@ func All() []Property {
 	return out
 }
 
-// Selected returns the properties the tag expression selects.
-func Selected(tags string) []Property {
+// Selected returns the properties sel selects (its Tags, Run and Units), in run order; Skip
+// and Stop are asked as each comes to run.
+func Selected(sel suite.Selection) []Property {
 	var out []Property
 	for _, p := range All() {
-		if MatchTags(tags, p.tags()) {
+		if sel.TakesUnit(p.Name) && sel.Selects(part, p.Name, p.tags()) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// part is the part of a run the properties are.
+const part = "properties"
+
+// skipped returns the case of a selected property that sel keeps from running, or false.
+func skipped(sel suite.Selection, p Property, seed uint64) (result.Case, bool) {
+	why := sel.SkipReason(part, p.Name)
+	if why == "" {
+		return result.Case{}, false
+	}
+	return suite.NotCovered(result.Case{Part: part, Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: seed}, why), true
 }
 
 // rapidMu serialises runs: rapid's configuration is process-global flags.
@@ -138,19 +146,14 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	e := &env{
 		ctx:  ctx,
 		c:    c,
-		ref:  adapter.InProcess{H: &adapter.Reference{Profile: opts.Profile}},
+		ref:  adapter.InProcess{H: &adapter.Reference{Profile: string(opts.Selection.Release())}},
 		gen:  gen.Options{LoneSurrogates: c.Supports(protocol.FeatureLoneSurrogates)},
 		seed: seed,
 	}
 	var out []result.Case
-	for _, p := range Selected(opts.Tags) {
-		if opts.Select != nil && !opts.Select(p) {
-			continue
-		}
-		var cs result.Case
-		if opts.Skip != nil && opts.Skip(p) {
-			cs = result.Case{Part: "properties", Area: p.Area, Name: p.Name, Requirements: p.Requirements, Status: result.NotCovered, Message: Skipped, Seed: seed}
-		} else {
+	for _, p := range Selected(opts.Selection) {
+		cs, skip := skipped(opts.Selection, p, seed)
+		if !skip {
 			cs = e.run(p)
 		}
 		if opts.Progress != nil {
@@ -162,7 +165,7 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 }
 
 // Skipped is the message of a property that a skip list kept from running (--skip).
-const Skipped = "skipped (--skip)"
+const Skipped = suite.Skipped
 
 // ensureFlags makes testing.Short callable outside `go test`: rapid calls it, and it panics
 // unless testing's flags are registered and flag.CommandLine is parsed.

@@ -2,6 +2,7 @@ package properties_test
 
 import (
 	"context"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"slices"
 	"strings"
 	"testing"
@@ -120,7 +121,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := connect(t, &faulty{op: tt.op, mutate: tt.mutate})
-			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Tags: "@" + tt.property})
+			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Selection: suite.Selection{Tags: "@" + tt.property}})
 			if len(cases) != 1 {
 				t.Fatalf("%d cases", len(cases))
 			}
@@ -171,7 +172,7 @@ func TestTransportErrorAbortsProperty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := properties.Run(context.Background(), c, properties.Options{Checks: 50, Tags: "@uri/round-trip"})
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 50, Selection: suite.Selection{Tags: "@uri/round-trip"}})
 	if len(cases) != 1 || cases[0].Status != result.Error || !strings.Contains(cases[0].Message, "exited without answering") {
 		t.Fatalf("%+v", cases)
 	}

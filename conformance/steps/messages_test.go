@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"strings"
 	"testing"
 
@@ -22,7 +23,8 @@ import (
 func TestCucumberMessages(t *testing.T) {
 	var buf bytes.Buffer
 	selected := func(name string) bool { return !strings.Contains(name, "round-trips") }
-	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Tags: "@uri", Messages: &buf, Select: selected})
+	// Every scenario but "Every JavaScript string round-trips: …" (a regexp has no "not").
+	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri", Run: "^features/(?:[^E]|E[^v])"}, Messages: &buf})
 
 	var envs []*messages.Envelope
 	sc := bufio.NewScanner(&buf)

@@ -25,21 +25,15 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
 // Options select and observe a run of the features.
 type Options struct {
-	// Tags is a tag expression (package tagexpr: "@SR-URI-1 and not @slow"); empty runs
-	// every scenario.
-	Tags string
-	// Profile is the contract release certified: "0.0.1-rc.1" (default) or "0.1.0-rc.8".
-	Profile string
-	// Select, when set, keeps only the scenarios whose name it returns true for (after Tags).
-	Select func(name string) bool
-	// Skip, when set, reports the selected scenarios it returns true for as not covered,
-	// without running them.
-	Skip func(name string) bool
+	// Selection selects the scenarios: its Tags over each scenario's tags (package tagexpr:
+	// "@SR-URI-1 and not @slow"), its Run and Skip over "features/" and the scenario's
+	// name, its Units over the feature files' paths, its profile over the profile tags.
+	Selection suite.Selection
 	// Progress, when set, is called with each scenario's result as it finishes.
 	Progress func(result.Case)
 	// Messages, when set, receives the run as Cucumber Messages (NDJSON), written when the
@@ -48,12 +42,13 @@ type Options struct {
 }
 
 // Skipped is the message of a check that a skip list kept from running (--skip).
-const Skipped = "skipped (--skip)"
+const Skipped = suite.Skipped
 
-// The profile tags: a scenario tagged with one applies to that release only.
-const (
-	TagProfile001 = "@profile-0.0.1"
-	TagProfile010 = "@profile-0.1.0"
+// The profile tags: a scenario tagged with one applies to that release only
+// (protocol.Profile.Tag).
+var (
+	TagProfile001 = protocol.Profile001.Tag()
+	TagProfile010 = protocol.Profile010.Tag()
 )
 
 // Feature tags: a scenario tagged with one needs the adapter to declare that feature.
@@ -63,12 +58,16 @@ var featureTags = map[string]string{
 }
 
 // ProfileTags returns the tag expression that selects the scenarios of profile, combined
-// with the user's expression tags (godog syntax: "," separates alternatives, "&&" joins).
-func ProfileTags(tags, profile string) string {
-	exclude := "~" + TagProfile010
-	if p := normalizeProfile(profile); p == "0.1.0-rc.8" {
-		exclude = "~" + TagProfile001
+// with the user's expression tags (godog syntax: "," separates alternatives, "&&" joins):
+// those tagged for another release are left out.
+func ProfileTags(tags string, profile protocol.Profile) string {
+	var ex []string
+	for _, p := range protocol.Profiles {
+		if p != profile.Or() {
+			ex = append(ex, "~"+p.Tag())
+		}
 	}
+	exclude := strings.Join(ex, " && ")
 	if strings.TrimSpace(tags) == "" {
 		return exclude
 	}
@@ -88,19 +87,19 @@ func pickleTags(s *godog.Scenario) []string {
 	return out
 }
 
-func normalizeProfile(p string) string {
-	switch p {
-	case "", "0.0.1", protocol.Spec:
-		return protocol.Spec
-	case "0.1.0":
-		return "0.1.0-rc.8"
-	}
-	return p
-}
+// part is the part of a run the features are.
+const part = "features"
 
 // Run runs every selected scenario of the features in fsys against c and returns one Case per
 // scenario (Part "features"). An error means the features could not be run at all.
 func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []result.Case, err error) {
+	sel := opts.Selection
+	if err := sel.Err(); err != nil {
+		return nil, err
+	}
+	if fsys, err = sel.UnitsOf(fsys); err != nil {
+		return nil, err
+	}
 	var (
 		mu  sync.Mutex
 		out []result.Case
@@ -115,23 +114,19 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 	}
 	// The user's expression is matched here, not by godog, whose filter knows only its older
 	// syntax; godog still drops the other profile's scenarios.
-	userTags, err := tagexpr.Parse(opts.Tags)
-	if err != nil {
-		return nil, err
-	}
 	suite := godog.TestSuite{
 		Name: "sessionref-kit",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			st := &state{ctx: ctx, c: c, profile: normalizeProfile(opts.Profile)}
+			st := &state{ctx: ctx, c: c, profile: string(sel.Release())}
 			st.register(sc)
 			sc.Before(func(gctx context.Context, s *godog.Scenario) (context.Context, error) {
-				if !userTags.Match(pickleTags(s)) || (opts.Select != nil && !opts.Select(s.Name)) {
+				if !sel.Selects(part, s.Name, pickleTags(s)) {
 					st.done = true // not selected: skipped, and not reported
 					return gctx, godog.ErrSkip
 				}
 				st.begin(s)
-				if opts.Skip != nil && opts.Skip(s.Name) {
-					st.notCovered = Skipped
+				if why := sel.SkipReason(part, s.Name); why != "" {
+					st.notCovered = why
 					return gctx, godog.ErrSkip
 				}
 				return gctx, nil
@@ -147,7 +142,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 			FS:             fsys,
 			Paths:          []string{"."},
 			Strict:         true,
-			Tags:           ProfileTags("", opts.Profile),
+			Tags:           ProfileTags("", sel.Release()),
 			Format:         "progress",
 			Output:         io.Discard,
 			NoColors:       true,
@@ -161,7 +156,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 			for i, t := range p.Tags {
 				tags[i] = t.Name
 			}
-			return userTags.Match(tags) && (opts.Select == nil || opts.Select(p.Name))
+			return sel.Selects(part, p.Name, tags)
 		})
 		defer done()
 		suite.Name, suite.Options.Format, suite.Options.Output = name, messagesFormat, io.Discard
@@ -180,13 +175,13 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 // begin records the scenario's identity and what it needs of the adapter.
 func (st *state) begin(s *godog.Scenario) {
 	st.start = time.Now()
-	st.rc = result.Case{Part: "features", Area: strings.TrimSuffix(path.Base(s.Uri), ".feature"), Name: s.Name}
+	st.rc = result.Case{Part: part, Area: strings.TrimSuffix(path.Base(s.Uri), ".feature"), Name: s.Name}
 	for _, t := range s.Tags {
 		if strings.HasPrefix(t.Name, "@SR-") && !slices.Contains(st.rc.Requirements, t.Name[1:]) {
 			st.rc.Requirements = append(st.rc.Requirements, t.Name[1:])
 		}
 		if f, ok := featureTags[t.Name]; ok && !st.c.Supports(f) && st.notCovered == "" {
-			st.notCovered = "the adapter does not declare feature " + f
+			st.notCovered = suite.MissingFeature(f)
 		}
 	}
 }

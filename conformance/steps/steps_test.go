@@ -2,6 +2,7 @@ package steps_test
 
 import (
 	"context"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func run(t *testing.T, h adapter.Handler, fsys any, opts steps.Options) []result
 func TestFeaturesPassOnReference(t *testing.T) {
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
 		t.Run(profile, func(t *testing.T) {
-			res := run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Profile: profile})
+			res := run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 			if len(res) < 60 {
 				t.Errorf("only %d scenarios ran", len(res))
 			}
@@ -57,7 +58,7 @@ func TestFeaturesPassOnReference(t *testing.T) {
 func TestProfilesSelectScenarios(t *testing.T) {
 	names := func(profile string) map[string]bool {
 		out := map[string]bool{}
-		for _, r := range run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Profile: profile, Tags: "@host"}) {
+		for _, r := range run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile), Tags: "@host"}}) {
 			out[r.Name] = true
 		}
 		return out
@@ -90,7 +91,7 @@ func (w wrong) Handle(ctx context.Context, req protocol.Request) protocol.Respon
 }
 
 func TestWrongAnswersFail(t *testing.T) {
-	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Tags: "@uri"})
+	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri"}})
 	failed := 0
 	for _, r := range res {
 		if r.Status == result.Fail {
@@ -100,7 +101,7 @@ func TestWrongAnswersFail(t *testing.T) {
 	if failed == 0 {
 		t.Fatalf("no uri scenario failed with a corrupted uri.encode: %+v", res)
 	}
-	res = run(t, wrong{op: protocol.OpMentionParse, h: &adapter.Reference{}}, nil, steps.Options{Tags: "@SR-MENTION-9"})
+	res = run(t, wrong{op: protocol.OpMentionParse, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@SR-MENTION-9"}})
 	for _, r := range res {
 		if r.Status != result.Fail {
 			t.Errorf("%s: %s with a corrupted mention.parse", r.Name, r.Status)
@@ -127,7 +128,7 @@ func (u unsupported) Handle(ctx context.Context, req protocol.Request) protocol.
 }
 
 func TestUnsupportedIsNotCovered(t *testing.T) {
-	res := run(t, unsupported{op: protocol.OpCandidates, h: &adapter.Reference{}}, nil, steps.Options{Tags: "@candidates,@host,@lone-surrogates"})
+	res := run(t, unsupported{op: protocol.OpCandidates, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@candidates,@host,@lone-surrogates"}})
 	if len(res) == 0 {
 		t.Fatal("nothing ran")
 	}
@@ -152,7 +153,7 @@ func TestTransportFailureIsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := steps.Run(context.Background(), c, features.FS, steps.Options{Tags: "@config"})
+	res, err := steps.Run(context.Background(), c, features.FS, steps.Options{Selection: suite.Selection{Tags: "@config"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestFeaturesUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := steps.Run(context.Background(), c, features.FS, steps.Options{Profile: profile})
+			res, err := steps.Run(context.Background(), c, features.FS, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,32 @@
+package connect_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+)
+
+// Dial reaches a Go Handler the way it reaches an adapter command (Target.Command): with a
+// per-call timeout, a panic reported as a transport error, and limits after which the
+// connection gives up.
+func ExampleDial() {
+	conn, err := connect.Dial(connect.Target{Handler: &adapter.Reference{}, Timeout: 10 * time.Second}, connect.Limits{MaxConsecutiveErrors: 5})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer conn.Close()
+	c, err := conn.Hello(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := c.Do(context.Background(), protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "a"))
+	fmt.Println(c.Hello.Spec, resp.Result, err, conn.Unusable() == "")
+	// Output: 0.0.1-rc.1 dsh-session:ImEi <nil> true
+}

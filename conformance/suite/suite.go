@@ -1,0 +1,211 @@
+// Package suite holds what the three parts of a run (the features, the fixtures and the
+// properties) share: one Selection of their checks, and the one way a check that is not run
+// is reported (NotCovered).
+package suite
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing/fstest"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
+)
+
+// Skipped is the message of a selected check that Selection.Skip kept from running (--skip).
+const Skipped = "skipped (--skip)"
+
+// Selection chooses the checks of a run, the same way in every part. A check is named
+// "part/name" as the reports name it ("fixtures/uri-decode/padding"). The zero value selects
+// every check of the default profile.
+//
+// A Selection built as a literal behaves as one from NewSelection: its expressions are
+// compiled on first use; one that does not compile selects nothing (NewSelection reports it).
+type Selection struct {
+	// Profile is the contract release certified; the zero value is protocol.DefaultProfile.
+	Profile protocol.Profile
+	// Tags is a tag expression (package tagexpr: Cucumber's syntax, or godog's older one)
+	// over each check's tags; empty selects every check.
+	Tags string
+	// Run is a regular expression over "part/name", unanchored like go test -run; empty
+	// selects every check.
+	Run string
+	// Skip is a regular expression over the same names: the selected checks it matches are
+	// reported not covered, with the message Skipped, without being run.
+	Skip string
+	// Shard and Shards split a run deterministically: shard K of N (1-based) takes every
+	// Nth unit (see InShard). Zero means unsharded.
+	Shard, Shards int
+	// Units, when not nil, are the units of one part this selection takes (a feature or
+	// fixture file's path, a property's name): the caller's shard of that part.
+	Units []string
+	// Stop, when set, is asked before each selected check that Skip leaves: a reason other
+	// than "" reports the check not covered with that reason, without running it (the
+	// runner's --max-fail).
+	Stop func() string
+}
+
+type compiled struct {
+	err       error
+	tags      tagexpr.Expr
+	run, skip *regexp.Regexp
+	profile   protocol.Profile
+}
+
+// cache holds compiled selections by their expressions, so a literal Selection is compiled
+// once, not per check.
+var cache sync.Map // [4]string -> *compiled
+
+func (s Selection) compiled() *compiled {
+	key := [4]string{string(s.Profile), s.Tags, s.Run, s.Skip}
+	if c, ok := cache.Load(key); ok {
+		return c.(*compiled)
+	}
+	c := &compiled{}
+	c.profile, c.err = s.profile()
+	if c.err == nil {
+		if c.tags, c.err = tagexpr.Parse(s.Tags); c.err != nil {
+			c.err = fmt.Errorf("--tags: %v", c.err)
+		}
+	}
+	for _, re := range []struct {
+		flag, src string
+		dst       **regexp.Regexp
+	}{{"--run", s.Run, &c.run}, {"--skip", s.Skip, &c.skip}} {
+		if c.err == nil && re.src != "" {
+			if *re.dst, c.err = regexp.Compile(re.src); c.err != nil {
+				c.err = fmt.Errorf("%s: %v", re.flag, c.err)
+			}
+		}
+	}
+	cache.Store(key, c)
+	return c
+}
+
+func (s Selection) profile() (protocol.Profile, error) {
+	if s.Profile == "" {
+		return protocol.DefaultProfile, nil
+	}
+	return protocol.ParseProfile(string(s.Profile))
+}
+
+// NewSelection checks s and returns it with its profile in canonical form ("0.1.0" is
+// "0.1.0-rc.8"). Its errors name the flag at fault.
+func NewSelection(s Selection) (Selection, error) {
+	c := s.compiled()
+	if c.err != nil {
+		return s, c.err
+	}
+	if s.Shards < 0 || s.Shard < 0 || (s.Shards == 0) != (s.Shard == 0) || s.Shard > s.Shards {
+		return s, fmt.Errorf("shard %d/%d: want K/N with 1 <= K <= N", s.Shard, s.Shards)
+	}
+	s.Profile = c.profile
+	return s, nil
+}
+
+// Err returns why s selects nothing, or nil.
+func (s Selection) Err() error { return s.compiled().err }
+
+// Release returns the contract release certified.
+func (s Selection) Release() protocol.Profile {
+	if c := s.compiled(); c.err == nil {
+		return c.profile
+	}
+	return s.Profile
+}
+
+// Selects reports whether the check part/name, with tags, is selected: its tags satisfy
+// Tags and its name matches Run.
+func (s Selection) Selects(part, name string, tags []string) bool {
+	c := s.compiled()
+	return c.err == nil && c.tags.Match(tags) && (c.run == nil || c.run.MatchString(part+"/"+name))
+}
+
+// MatchTags reports whether tags satisfy Tags.
+func (s Selection) MatchTags(tags []string) bool {
+	c := s.compiled()
+	return c.err == nil && c.tags.Match(tags)
+}
+
+// MatchRun reports whether part/name matches Run.
+func (s Selection) MatchRun(part, name string) bool {
+	c := s.compiled()
+	return c.err == nil && (c.run == nil || c.run.MatchString(part+"/"+name))
+}
+
+// Skips reports whether Skip matches part/name.
+func (s Selection) Skips(part, name string) bool {
+	c := s.compiled()
+	return c.skip != nil && c.skip.MatchString(part+"/"+name)
+}
+
+// SkipReason returns why a selected check part/name is not run: Skipped when Skip matches
+// it, else Stop's reason, else "" (it runs).
+func (s Selection) SkipReason(part, name string) string {
+	if s.Skips(part, name) {
+		return Skipped
+	}
+	if s.Stop != nil {
+		return s.Stop()
+	}
+	return ""
+}
+
+// InShard reports whether the unit at index i of a run's units (every feature file, every
+// fixture file, every property, in that order) is in this shard: unit i belongs to shard
+// i mod N, so shards stay even and their union is the whole run.
+func (s Selection) InShard(i int) bool { return s.Shards == 0 || i%s.Shards == s.Shard-1 }
+
+// TakesUnit reports whether unit (a file's path, a property's name) is one of Units.
+func (s Selection) TakesUnit(unit string) bool {
+	return s.Units == nil || slices.Contains(s.Units, unit)
+}
+
+// UnitsOf returns fsys restricted to Units (fsys itself when Units is nil).
+func (s Selection) UnitsOf(fsys fs.FS) (fs.FS, error) {
+	if s.Units == nil {
+		return fsys, nil
+	}
+	m := fstest.MapFS{}
+	for _, f := range s.Units {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		m[f] = &fstest.MapFile{Data: b}
+	}
+	return m, nil
+}
+
+// NotCovered returns c reported not covered for reason, the one way every part reports a
+// check it does not run or cannot judge (skipped, a feature the adapter does not declare,
+// an op it answers ADAPTER_UNSUPPORTED, --max-fail reached).
+func NotCovered(c result.Case, reason string) result.Case {
+	c.Status, c.Message = result.NotCovered, reason
+	return c
+}
+
+// KitBug returns the check that reports the kit's own data broken in part: a fixture bug,
+// never non-conformance.
+func KitBug(part string, err error) result.Case {
+	return result.Case{Part: part, Area: "kit", Name: "(" + part + ")", Status: result.FixtureBug, Message: oneLine(err.Error())}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// MissingFeature is the reason a check needing feature is not covered by an adapter that
+// does not declare it in its hello.
+func MissingFeature(feature string) string {
+	return "the adapter does not declare feature " + feature
+}
