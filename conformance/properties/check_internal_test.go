@@ -1,0 +1,94 @@
+package properties
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+)
+
+// drawn runs a body that draws one request per op (and, with skip, marks some inputs
+// invalid, and with fail, fails on some) and records every input it sees, in order.
+type drawn struct {
+	skip, fail func(string) bool
+	mu         sync.Mutex
+	inputs     []string
+}
+
+func (d *drawn) body(t *rapid.T) {
+	var parts []string
+	for _, op := range []string{protocol.OpURIEncode, protocol.OpMentionParse, protocol.OpCandidates, protocol.OpPrepare} {
+		parts = append(parts, line(op, gen.Request(t, op, gen.Options{LoneSurrogates: true}).Args))
+	}
+	in := strings.Join(parts, "\n")
+	d.mu.Lock()
+	d.inputs = append(d.inputs, in)
+	d.mu.Unlock()
+	if d.skip != nil && d.skip(in) {
+		t.Skip("skipped")
+	}
+	if d.fail != nil && d.fail(in) {
+		t.Fatalf("failed on %d bytes", len(in))
+	}
+}
+
+var durations = regexp.MustCompile(`\([0-9.]+[µnm]?s\)`)
+
+// TestSearchDrawsAsRapidCheck: check draws the inputs rapid.Check draws with the same flags,
+// in the same order, and ends with the same verdict, minimal failing input and log, for
+// passing, skipping, failing and always-invalid bodies.
+func TestSearchDrawsAsRapidCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		skip, fail func(string) bool
+		wantFail   bool
+	}{
+		{name: "passes"},
+		{name: "skips some", skip: func(s string) bool { return len(s)%3 == 0 }},
+		{name: "fails", fail: func(s string) bool { return strings.Count(s, "\"") > 60 }, wantFail: true},
+		{name: "skips and fails", skip: func(s string) bool { return len(s)%2 == 0 }, fail: func(s string) bool { return len(s) > 900 }, wantFail: true},
+		{name: "always invalid", skip: func(string) bool { return true }, wantFail: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for _, seed := range []uint64{1, 0x5eed0001, 1<<63 + 12345} {
+				const n = 40
+				old, now := &drawn{skip: tc.skip, fail: tc.fail}, &drawn{skip: tc.skip, fail: tc.fail}
+				oldTB, nowTB := &recordingTB{name: "p"}, &recordingTB{name: "p"}
+				checkLocked(oldTB, n, readUserFlags().short, seed, 0, old.body) // what Run did before
+				check(nowTB, Options{Checks: n}, seed, now.body)
+				if oldTB.failed != nowTB.failed || oldTB.failed != tc.wantFail {
+					t.Fatalf("seed %d: failed %v by rapid.Check, %v by check; want %v", seed, oldTB.failed, nowTB.failed, tc.wantFail)
+				}
+				if !tc.wantFail && !slices.Equal(old.inputs, now.inputs) {
+					t.Fatalf("seed %d: check drew %d inputs, rapid.Check %d; first differences:\n%s", seed, len(now.inputs), len(old.inputs), firstDiff(old.inputs, now.inputs))
+				}
+				if tc.wantFail {
+					// The failing search's inputs are rapid.Check's up to the failure; then both
+					// reproduce and shrink it, ending on the same minimal input.
+					if old.inputs[len(old.inputs)-1] != now.inputs[len(now.inputs)-1] {
+						t.Errorf("seed %d: minimal inputs differ:\nrapid.Check %s\ncheck       %s", seed, old.inputs[len(old.inputs)-1], now.inputs[len(now.inputs)-1])
+					}
+				}
+				if o, w := durations.ReplaceAllString(oldTB.log.String(), "(…)"), durations.ReplaceAllString(nowTB.log.String(), "(…)"); o != w {
+					t.Errorf("seed %d: logs differ:\nrapid.Check:\n%s\ncheck:\n%s", seed, o, w)
+				}
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return "#" + string(rune('0'+i%10)) + ": " + a[i] + "\nvs\n" + b[i]
+		}
+	}
+	return "one is a prefix of the other"
+}
