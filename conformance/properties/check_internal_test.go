@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,7 +39,10 @@ func (d *drawn) body(t *rapid.T) {
 	}
 }
 
-var durations = regexp.MustCompile(`\([0-9.]+[µnm]?s\)`)
+var (
+	durations = regexp.MustCompile(`\([0-9.]+[µnm]?s\)`)
+	afterN    = regexp.MustCompile(`\[rapid\] failed after (\d+) tests`)
+)
 
 // TestSearchDrawsAsRapidCheck: check draws the inputs rapid.Check draws with the same flags,
 // in the same order, and ends with the same verdict, minimal failing input and log, for
@@ -48,17 +52,20 @@ func TestSearchDrawsAsRapidCheck(t *testing.T) {
 		name       string
 		skip, fail func(string) bool
 		wantFail   bool
+		n          int // checks; 0 means 30
 	}{
 		{name: "passes"},
 		{name: "skips some", skip: func(s string) bool { return len(s)%3 == 0 }},
-		{name: "fails", fail: func(s string) bool { return strings.Count(s, "\"") > 60 }, wantFail: true},
-		{name: "skips and fails", skip: func(s string) bool { return len(s)%2 == 0 }, fail: func(s string) bool { return len(s) > 900 }, wantFail: true},
-		{name: "always invalid", skip: func(string) bool { return true }, wantFail: true},
+		// Failures that come after some passing inputs, and then shrink.
+		{name: "fails", fail: func(s string) bool { return strings.Count(s, "\"") > 60 && len(s)%5 == 0 }, wantFail: true},
+		{name: "skips and fails", skip: func(s string) bool { return len(s)%2 == 0 }, fail: func(s string) bool { return len(s) > 900 && len(s)%3 == 0 }, wantFail: true},
+		{name: "always invalid", skip: func(string) bool { return true }, wantFail: true, n: 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			for _, seed := range []uint64{1, 0x5eed0001, 1<<63 + 12345} {
-				const n = 40
+			laterFailure := false                                      // a failure after passing inputs, whose count check corrects
+			for _, seed := range []uint64{0x5eed0001, 1<<63 + 12345} { // the second needs all 64 bits
+				n := cmp.Or(tc.n, 30)
 				old, now := &drawn{skip: tc.skip, fail: tc.fail}, &drawn{skip: tc.skip, fail: tc.fail}
 				oldTB, nowTB := &recordingTB{name: "p"}, &recordingTB{name: "p"}
 				checkLocked(oldTB, n, readUserFlags().short, seed, 0, old.body) // what Run did before
@@ -76,9 +83,15 @@ func TestSearchDrawsAsRapidCheck(t *testing.T) {
 						t.Errorf("seed %d: minimal inputs differ:\nrapid.Check %s\ncheck       %s", seed, old.inputs[len(old.inputs)-1], now.inputs[len(now.inputs)-1])
 					}
 				}
+				if m := afterN.FindStringSubmatch(nowTB.log.String()); m != nil && m[1] != "0" {
+					laterFailure = true
+				}
 				if o, w := durations.ReplaceAllString(oldTB.log.String(), "(…)"), durations.ReplaceAllString(nowTB.log.String(), "(…)"); o != w {
 					t.Errorf("seed %d: logs differ:\nrapid.Check:\n%s\ncheck:\n%s", seed, o, w)
 				}
+			}
+			if tc.fail != nil && !laterFailure {
+				t.Error("no seed failed after a passing input: the count of passed tests is not exercised")
 			}
 		})
 	}
