@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseKnownFailures(t *testing.T) {
+	t.Parallel()
 	in := "\uFEFF# known failures\r\n" +
 		"fixtures/prepare/self-reference   # not yet\r\n" +
 		"\n" +
@@ -41,6 +42,7 @@ func TestParseKnownFailures(t *testing.T) {
 }
 
 func TestKnownFailureMatches(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		pattern, part, name string
 		want                bool
@@ -66,6 +68,7 @@ func TestKnownFailureMatches(t *testing.T) {
 // TestKnownFailuresRatchet: a known failure that fails is not covered with its reason; one
 // that passes fails an otherwise conformant run.
 func TestKnownFailuresRatchet(t *testing.T) {
+	t.Parallel()
 	known := []conformance.KnownFailure{{Pattern: "fixtures/uri-encode/*", Reason: "bad padding", Source: "k.txt:1"}}
 	rep := mustRunner(t, conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-(en|de)code/", KnownFailures: known}).Run(context.Background())
 	if rep.Verdict.Code != report.ExitConformant || rep.Totals.Fail != 0 || rep.Totals.NotCovered == 0 || rep.Totals.Pass == 0 {
@@ -90,6 +93,7 @@ func TestKnownFailuresRatchet(t *testing.T) {
 }
 
 func TestMaxFail(t *testing.T) {
+	t.Parallel()
 	all := mustRunner(t, conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-encode/"}).Run(context.Background())
 	if all.Totals.Fail < 3 {
 		t.Fatalf("%d failures; the test needs 3", all.Totals.Fail)

@@ -20,6 +20,7 @@ import (
 // spec/schema/report.schema.json, then what a reader needs of every failure: where the check
 // is defined, the request with the id sent, and a language-neutral diff.
 func TestJSONReportOfRealRuns(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		handler adapter.Handler

@@ -9,6 +9,7 @@ import (
 // The report groups results by requirement: every requirement of the spec has a row, and a
 // failing check shows up as a failure of the requirements it names.
 func TestReportGroupsByRequirement(t *testing.T) {
+	t.Parallel()
 	r, err := NewRunner(Runner{Parts: []string{PartFixtures}})
 	if err != nil {
 		t.Fatal(err)

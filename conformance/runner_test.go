@@ -36,9 +36,30 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building fakeadapter: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// No run leaves a goroutine behind, whatever its adapter did: counted once every test has
+	// ended, as the tests run side by side (a count per test would see the others').
+	before := runtime.NumGoroutine()
 	code := m.Run()
+	if code == 0 && !noGoroutinesLeft(before) {
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// noGoroutinesLeft waits until at most before goroutines run; if some remain after 5 s, it
+// prints every stack and reports false.
+func noGoroutinesLeft(before int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			fmt.Fprintf(os.Stderr, "goroutines left behind: %d, %d before the tests:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
 }
 
 // hangBound is how long a run against a hostile adapter may take before the test calls it
@@ -64,6 +85,7 @@ func statuses(rep *report.Report) map[string]result.Status {
 }
 
 func TestReferenceInProcessIsConformant(t *testing.T) {
+	t.Parallel()
 	rep := mustRunner(t, conformance.Runner{Checks: 20, Seed: 7}).Run(context.Background())
 	if rep.Verdict.Code != report.ExitConformant {
 		t.Fatalf("verdict %+v", rep.Verdict)
@@ -80,6 +102,7 @@ func TestReferenceInProcessIsConformant(t *testing.T) {
 // TestProcessPathSameVerdict runs the reference behind the process client and expects exactly
 // the in-process outcome, case by case, for the same seed.
 func TestProcessPathSameVerdict(t *testing.T) {
+	t.Parallel()
 	in := mustRunner(t, conformance.Runner{Checks: 10, Seed: 42}).Run(context.Background())
 	out := mustRunner(t, conformance.Runner{Checks: 10, Seed: 42, Command: []string{fakeAdapter, "-mode", "ok"}}).Run(context.Background())
 	if in.Verdict.Code != out.Verdict.Code || in.Verdict.Code != report.ExitConformant {
@@ -123,15 +146,18 @@ func TestHostileAdapters(t *testing.T) {
 		{[]string{"-mode", "wrong-code"}, report.ExitNotConformant, "SESSION_REFERENCE_INVALID_CONFIG", 0, false},
 		{[]string{"-mode", "unsupported"}, report.ExitConformant, "not covered", 0, false},
 	}
+	// The adapters run side by side (each waits mostly for its own timeouts and graces);
+	// TestMain checks that no goroutine is left behind.
+	t.Parallel()
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[1:], "_"), func(t *testing.T) {
+			t.Parallel()
 			pidfile := filepath.Join(t.TempDir(), "pids")
 			// Only the hang needs a short timeout; the others get room for a loaded machine.
 			timeout := 10 * time.Second
 			if tt.timeout > 0 {
 				timeout = tt.timeout
 			}
-			before := runtime.NumGoroutine()
 			start := time.Now()
 			argv := append([]string{fakeAdapter, "-pidfile", pidfile}, tt.args...)
 			r := conformance.Runner{Command: argv, Timeout: timeout, Checks: 2, Seed: 1}
@@ -163,7 +189,6 @@ func TestHostileAdapters(t *testing.T) {
 				}
 			}
 			assertGone(t, pidfile)
-			assertGoroutines(t, before)
 		})
 	}
 }
@@ -189,20 +214,8 @@ func assertGone(t *testing.T, pidfile string) {
 	}
 }
 
-func assertGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func TestAdapterDoesNotStart(t *testing.T) {
+	t.Parallel()
 	rep := mustRunner(t, conformance.Runner{Command: []string{filepath.Join(t.TempDir(), "missing")}}).Run(context.Background())
 	if rep.Verdict.Code != report.ExitUnusable || !strings.Contains(rep.Unusable, "did not start") {
 		t.Errorf("verdict %+v, unusable %q", rep.Verdict, rep.Unusable)
@@ -232,6 +245,7 @@ func (b *brokenHandler) Handle(ctx context.Context, req protocol.Request) protoc
 }
 
 func TestBrokenHandlers(t *testing.T) {
+	t.Parallel()
 	for _, fault := range []string{"panic", "hang"} {
 		t.Run(fault, func(t *testing.T) {
 			rep := mustRunner(t, conformance.Runner{Handler: &brokenHandler{fault: fault}, Timeout: 100 * time.Millisecond, Checks: 5}).Run(context.Background())
@@ -253,6 +267,7 @@ func TestBrokenHandlers(t *testing.T) {
 
 // TestShardsPartitionTheRun: the shards of a run are disjoint and together are the whole run.
 func TestShardsPartitionTheRun(t *testing.T) {
+	t.Parallel()
 	full := statuses(mustRunner(t, conformance.Runner{Checks: 5, Seed: 3}).Run(context.Background()))
 	union := map[string]result.Status{}
 	const n = 3
@@ -283,6 +298,7 @@ func TestShardsPartitionTheRun(t *testing.T) {
 }
 
 func TestSelection(t *testing.T) {
+	t.Parallel()
 	rep := mustRunner(t, conformance.Runner{Checks: 5, Parts: []string{conformance.PartProperties}, Tags: "@uri && ~@agreement"}).Run(context.Background())
 	var names []string
 	for _, c := range rep.Cases {
@@ -302,6 +318,7 @@ func TestSelection(t *testing.T) {
 }
 
 func TestNewRunnerUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, r := range []conformance.Runner{
 		{Parts: []string{"everything"}},
 		{Shard: 3, Shards: 2},
@@ -319,8 +336,8 @@ func TestNewRunnerUsageErrors(t *testing.T) {
 // TestProcessCallCancelled: cancelling the context of a call to a hung adapter ends the call
 // at once, long before its timeout, kills the adapter, and the next call starts it again.
 func TestProcessCallCancelled(t *testing.T) {
+	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "pids")
-	before := runtime.NumGoroutine()
 	p, err := adapter.StartProcess([]string{fakeAdapter, "-pidfile", pidfile, "-mode", "hang", "-op", "uri.decode"}, "", 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -346,12 +363,12 @@ func TestProcessCallCancelled(t *testing.T) {
 	}
 	p.Close()
 	assertGone(t, pidfile)
-	assertGoroutines(t, before)
 }
 
 // TestMatchSelectsByName: --run selects checks by part/name, and the rerun expression the
 // report prints for a check selects exactly the checks of that name.
 func TestMatchSelectsByName(t *testing.T) {
+	t.Parallel()
 	full := mustRunner(t, conformance.Runner{Checks: 2, Seed: 9}).Run(context.Background())
 	count := map[string]int{}
 	for _, c := range full.Cases {
@@ -392,6 +409,7 @@ func TestMatchSelectsByName(t *testing.T) {
 // TestSkipReportsNotCovered: --skip keeps checks from running and reports them as not
 // covered, never as passed: the verdict is PARTIAL, and a failure under RequireAll.
 func TestSkipReportsNotCovered(t *testing.T) {
+	t.Parallel()
 	// Known failures skipped: the port's other checks still decide the verdict.
 	failing := map[string]bool{}
 	rep := mustRunner(t, conformance.Runner{Handler: &badPadding{}, Match: "^fixtures/uri-encode/"}).Run(context.Background())
@@ -444,6 +462,7 @@ func TestSkipReportsNotCovered(t *testing.T) {
 
 // TestListNamesTheRun: List names exactly the checks a run with the same selection makes.
 func TestListNamesTheRun(t *testing.T) {
+	t.Parallel()
 	for _, sel := range []conformance.Runner{
 		{},
 		{Profile: "0.1.0-rc.8"},
@@ -489,6 +508,7 @@ func readPids(t *testing.T, file string) []int {
 // holding its stdout and stderr, and then passes every check, ends a run in bounded time,
 // conformant, with the helper named in the report (it is not the runner's to kill).
 func TestEscapedHelper(t *testing.T) {
+	t.Parallel()
 	escaped := filepath.Join(t.TempDir(), "escaped")
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	t.Cleanup(func() {
@@ -496,7 +516,6 @@ func TestEscapedHelper(t *testing.T) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	before := runtime.NumGoroutine()
 	start := time.Now()
 	argv := []string{fakeAdapter, "-escape", escaped, "-pidfile", pidfile, "-mode", "crash", "-op", "uri.decode"}
 	rep := mustRunner(t, conformance.Runner{Command: argv, Checks: 2, Seed: 1, Parts: []string{conformance.PartFixtures}, Match: "uri-"}).Run(context.Background())
@@ -520,7 +539,6 @@ func TestEscapedHelper(t *testing.T) {
 		t.Errorf("no warning names the orphans: %q", rep.Warnings)
 	}
 	assertGone(t, pidfile) // the adapters themselves are gone
-	assertGoroutines(t, before)
 
 	// A conformant adapter with an escaped helper is still conformant.
 	escaped2 := filepath.Join(t.TempDir(), "escaped2")
@@ -539,6 +557,7 @@ func TestEscapedHelper(t *testing.T) {
 // restart, never fails many calls in a row; the run's timeout budget and its deadline end
 // it all the same, with the remaining checks reported as errors that were not run.
 func TestTimeBudget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		args     []string
@@ -593,6 +612,7 @@ func TestTimeBudget(t *testing.T) {
 // TestLargeAnswersAreClipped: what a run keeps of each answer is bounded, and says how much
 // it dropped; the JSON report stays small whatever the adapter answers.
 func TestLargeAnswersAreClipped(t *testing.T) {
+	t.Parallel()
 	const size = 1_500_000
 	argv := []string{fakeAdapter, "-mode", "big-result", "-op", "uri.encode", "-size", fmt.Sprint(size)}
 	rep := mustRunner(t, conformance.Runner{Command: argv, Parts: []string{conformance.PartFixtures}, Match: "^fixtures/uri-encode/"}).Run(context.Background())

@@ -12,6 +12,7 @@ import (
 // every $ref names an existing file and definition. (schema_validation_test.go validates the
 // fixtures and a full run's traffic against them with a 2020-12 validator.)
 func TestSchemasResolve(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../spec/schema/*.schema.json")
 	if len(files) < 4 {
 		t.Fatalf("schemas: %v", files)

@@ -136,6 +136,7 @@ func loadFixture(t *testing.T, fsys fs.FS, name string) any {
 
 // TestFixturesMatchSchema validates every fixtures/*.yaml against fixture.schema.json.
 func TestFixturesMatchSchema(t *testing.T) {
+	t.Parallel()
 	sch := loadSchemas(t).get(t, "fixture.schema.json", "")
 	files, err := fs.Glob(fixtures.FS, "*.yaml")
 	if err != nil || len(files) == 0 {
@@ -187,6 +188,7 @@ func (r *recordingHandler) Handle(ctx context.Context, req protocol.Request) pro
 // request and response against request.schema.json and response.schema.json, each successful
 // result against request.schema.json#/$defs/result.OP, and hello against hello.schema.json.
 func TestTrafficMatchesSchemas(t *testing.T) {
+	t.Parallel()
 	s := loadSchemas(t)
 	reqSch := s.get(t, "request.schema.json", "")
 	respSch := s.get(t, "response.schema.json", "")
@@ -300,6 +302,7 @@ func TestTrafficMatchesSchemas(t *testing.T) {
 // TestSchemasRejectBrokenMessages shows each schema can fail: a valid message passes, and the
 // same message broken in one way is rejected.
 func TestSchemasRejectBrokenMessages(t *testing.T) {
+	t.Parallel()
 	s := loadSchemas(t)
 	const world = `{"sessions":[{"header":{"id":"s","createdAt":1},"title":"t","surface":{"capturedThroughSeq":1,"events":[{"type":"user/message","seq":1,"data":{}}]}}]}`
 	const hello = `{"request":{"protocol":1},"result":{"protocol":1,"name":"n","version":"1","spec":"0.0.1-rc.1","features":["host"]}}`

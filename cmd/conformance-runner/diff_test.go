@@ -43,21 +43,25 @@ func TestDiffExitCodes(t *testing.T) {
 		{[]string{"--adapter", "reference", "--ops", "host.send", "--against", fake + " -mode ok", "--checks", "5"}, 0, ""},
 		{[]string{"--adapter", "reference", "extra"}, 2, ""},
 	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"diff"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
-			}
-			if tt.last != "" && !strings.Contains(lastLine(stdout.String()), tt.last) {
-				t.Errorf("last line %q, want it to contain %q", lastLine(stdout.String()), tt.last)
-			}
-			if tt.code == 2 && stderr.Len() == 0 && stdout.Len() == 0 {
-				t.Error("usage error without a message")
-			}
-		})
-	}
+	// Side by side, as in TestExitCodes; the group ends when they all have.
+	t.Run("each", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+				t.Parallel()
+				var stdout, stderr bytes.Buffer
+				code := run(append([]string{"diff"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+				if code != tt.code {
+					t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
+				}
+				if tt.last != "" && !strings.Contains(lastLine(stdout.String()), tt.last) {
+					t.Errorf("last line %q, want it to contain %q", lastLine(stdout.String()), tt.last)
+				}
+				if tt.code == 2 && stderr.Len() == 0 && stdout.Len() == 0 {
+					t.Error("usage error without a message")
+				}
+			})
+		}
+	})
 
 	// The fixture the buggy run wrote: small, loadable, failing against the port and passing
 	// against the reference, run by the kit's own fixture runner.

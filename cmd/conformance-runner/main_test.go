@@ -8,36 +8,64 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// binDir holds the built fake adapter (conformance/testdata/fakeadapter).
-var binDir string
-
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanup{m}, map[string]func(){
 		"conformance-runner": main,
 	})
 }
 
+// cleanup removes the tools built for the tests once they have all run.
+type cleanup struct{ m *testing.M }
+
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	tools.Lock()
+	defer tools.Unlock()
+	for _, dir := range tools.dirs {
+		os.RemoveAll(dir)
+	}
+	return code
+}
+
 func buildFake(t *testing.T) string {
 	t.Helper()
-	if binDir != "" {
-		return binDir
-	}
 	return buildTool(t, "../../conformance/testdata/fakeadapter", "fakeadapter")
 }
 
-// buildTool builds the Go program in pkg as name in a fresh folder and returns the folder,
-// to be put on $PATH.
+// tools are the Go programs built for the tests, by package: each is built once per run
+// of the tests (every build links a binary), in a folder of its own.
+var tools struct {
+	sync.Mutex
+	dirs map[string]string
+}
+
+// buildTool builds the Go program in pkg as name in a folder of its own, once, and returns
+// the folder, to be put on $PATH.
 func buildTool(t *testing.T, pkg, name string) string {
 	t.Helper()
-	dir := t.TempDir()
+	tools.Lock()
+	defer tools.Unlock()
+	if dir, ok := tools.dirs[pkg]; ok {
+		return dir
+	}
+	dir, err := os.MkdirTemp("", name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
 		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
+	if tools.dirs == nil {
+		tools.dirs = map[string]string{}
+	}
+	tools.dirs[pkg] = dir
 	return dir
 }
 
@@ -86,8 +114,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--skip", "["}, 2, ""},
 		{[]string{"--skip", "^fixtures/(traps-)?uri-encode(-stryker)?/", "--adapter", fake + " -mode wrong-result -op uri.encode", "--part", "fixtures"}, 0, "partial"},
 	}
+	// The runs are side by side (this test is not parallel: TestSignalsEndTheRun signals
+	// the whole process, so no run of another test may be under way then).
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			code := run(tt.args, strings.NewReader(""), &stdout, &stderr)
 			if code != tt.code {

@@ -281,10 +281,24 @@ func classifyMention(s stateSet, text string) {
 					s.add("escaped line terminator (no match)")
 				}
 			}
-		case strings.HasPrefix(strings.ToLower(text[i:]), "dsh-session:") || strings.HasPrefix(text[i:], "dsh_session:"):
+		case lowerHasPrefix(text[i:], "dsh-session:") || strings.HasPrefix(text[i:], "dsh_session:"):
 			s.add("scheme lookalike that is no reference")
 		}
 	}
+}
+
+// lowerHasPrefix reports whether strings.ToLower(s) starts with the ASCII prefix, lowering
+// only as many runes as the prefix has: ToLower maps rune by rune (an invalid byte becomes
+// U+FFFD), and lowering the whole rest of the text at every byte made Classify quadratic.
+func lowerHasPrefix(s, prefix string) bool {
+	for k := 0; k < len(prefix); k++ {
+		r, w := utf8.DecodeRuneInString(s)
+		if w == 0 || unicode.ToLower(r) != rune(prefix[k]) {
+			return false
+		}
+		s = s[w:]
+	}
+	return true
 }
 
 func isWord(r rune) bool {

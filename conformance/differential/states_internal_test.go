@@ -1,6 +1,7 @@
 package differential
 
 import (
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -37,4 +38,19 @@ func TestFitsAtIsTheReferenceBisection(t *testing.T) {
 			t.Fatalf("replay omits %d bytes, retention.Truncate %d (%q)", lastOmitted, want.OmittedBytes, want.Text)
 		}
 	})
+}
+
+// lowerHasPrefix answers as strings.HasPrefix(strings.ToLower(s), prefix) did, including where
+// Go's lowering turns a non-ASCII rune into ASCII (U+0130 → i) and where s starts mid-rune.
+func TestLowerHasPrefixIsToLowerHasPrefix(t *testing.T) {
+	const p = "dsh-session:"
+	for _, s := range []string{
+		"", "dsh-session", "dsh-session:", "DSH-Session:x", "dsh-sess\u0130on:", "dsh-\u017fession:",
+		"\xffdsh-session:", "dsh-session\xff", "\u00e9"[1:] + "dsh-session:", "dsh-session:\u0130\u0130",
+		"dsh\u2010session:", "DSH-SESSION:" + strings.Repeat("\u0130", 100),
+	} {
+		if got, want := lowerHasPrefix(s, p), strings.HasPrefix(strings.ToLower(s), p); got != want {
+			t.Errorf("lowerHasPrefix(%q) = %v, want %v", s, got, want)
+		}
+	}
 }

@@ -14,8 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"sync"
-	"testing"
 	"time"
 
 	"pgregory.net/rapid"
@@ -108,20 +106,14 @@ func skipped(sel suite.Selection, p Property, seed uint64) (result.Case, bool) {
 	return suite.NotCovered(result.Case{Part: part, Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: seed}, why), true
 }
 
-// rapidMu serialises runs: rapid's configuration is process-global flags.
-var rapidMu sync.Mutex
-
 // Seed returns the seed a run with opts uses: opts.Seed, else -rapid.seed when set, else a
 // fresh random one.
 func Seed(opts Options) uint64 {
 	if opts.Seed != 0 {
 		return opts.Seed
 	}
-	ensureFlags()
-	if f := flag.Lookup("rapid.seed"); f != nil {
-		if s, err := strconv.ParseUint(f.Value.String(), 10, 64); err == nil && s != 0 {
-			return s
-		}
+	if s := readUserFlags().seed; s != 0 {
+		return s
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -133,15 +125,10 @@ func Seed(opts Options) uint64 {
 }
 
 // Run checks every selected property against c and returns one Case per property (Part
-// "properties"). It is not safe to run concurrently with other rapid checks in the same
-// process, because rapid is configured through global flags (they are restored afterwards).
+// "properties"). Runs may overlap, in one process as in many: rapid's global flags are set
+// only to shrink a failure, one at a time (see check).
 func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	ensureFlags()
 	seed := Seed(opts)
-	restore := setRapidFlags(opts, seed)
-	defer restore()
 
 	e := &env{
 		ctx:  ctx,
@@ -154,7 +141,7 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	for _, p := range Selected(opts.Selection) {
 		cs, skip := skipped(opts.Selection, p, seed)
 		if !skip {
-			cs = e.run(p)
+			cs = e.run(p, opts)
 		}
 		if opts.Progress != nil {
 			opts.Progress(cs)
@@ -167,25 +154,13 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 // Skipped is the message of a property that a skip list kept from running (--skip).
 const Skipped = suite.Skipped
 
-// ensureFlags makes testing.Short callable outside `go test`: rapid calls it, and it panics
-// unless testing's flags are registered and flag.CommandLine is parsed.
-func ensureFlags() {
-	testing.Init()
-	if !flag.Parsed() {
-		_ = flag.CommandLine.Parse(nil)
-	}
-}
-
-// setRapidFlags sets rapid's global flags for one run and returns a function restoring them.
-func setRapidFlags(opts Options, seed uint64) func() {
-	set := map[string]string{"rapid.seed": strconv.FormatUint(seed, 10)}
-	if opts.Checks > 0 {
-		set["rapid.checks"] = strconv.Itoa(opts.Checks)
-	} else if !flagSetExplicitly("rapid.checks") && !envSet("RAPID_CHECKS") {
-		set["rapid.checks"] = strconv.Itoa(DefaultChecks)
-	}
-	if opts.ShrinkTime > 0 {
-		set["rapid.shrinktime"] = opts.ShrinkTime.String()
+// setRapidFlags sets rapid's global flags for one rapid.Check (checks, base seed, shrink
+// time when positive, no fail file) and returns a function restoring them. The caller holds
+// flagsMu for writing.
+func setRapidFlags(checks int, seed uint64, shrinkTime time.Duration) func() {
+	set := map[string]string{"rapid.seed": strconv.FormatUint(seed, 10), "rapid.checks": strconv.Itoa(checks)}
+	if shrinkTime > 0 {
+		set["rapid.shrinktime"] = shrinkTime.String()
 	}
 	// The runner reports the seed instead; fail files would land in the caller's testdata.
 	set["rapid.nofailfile"] = "true"
@@ -205,19 +180,13 @@ func setRapidFlags(opts Options, seed uint64) func() {
 	}
 }
 
-func flagSetExplicitly(name string) bool {
-	found := false
-	flag.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}
-
 func envSet(name string) bool {
 	_, ok := lookupEnv(name)
 	return ok
 }
 
 // run checks one property and turns rapid's verdict and the recorder's notes into a Case.
-func (e *env) run(p Property) result.Case {
+func (e *env) run(p Property, opts Options) result.Case {
 	start := time.Now()
 	cs := result.Case{Part: "properties", Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: e.seed}
 	if p.Feature != "" && !e.c.Supports(p.Feature) {
@@ -228,29 +197,22 @@ func (e *env) run(p Property) result.Case {
 	rec := &recorder{}
 	e.rec = rec
 	tb := &recordingTB{name: p.Name}
-	func() {
+	check(tb, opts, e.seed, func(t *rapid.T) {
+		if rec.stopped() {
+			return
+		}
+		rec.iterations++
 		defer func() {
-			if r := recover(); r != nil && r != errFailNow {
+			if r := recover(); r != nil {
+				if _, ok := r.(stopIteration); ok {
+					return
+				}
 				panic(r)
 			}
 		}()
-		rapid.Check(tb, func(t *rapid.T) {
-			if rec.stopped() {
-				return
-			}
-			rec.iterations++
-			defer func() {
-				if r := recover(); r != nil {
-					if _, ok := r.(stopIteration); ok {
-						return
-					}
-					panic(r)
-				}
-			}()
-			p.check(e, t)
-			rec.covered++
-		})
-	}()
+		p.check(e, t)
+		rec.covered++
+	})
 	cs.Duration = time.Since(start)
 	switch {
 	case rec.transport != "":

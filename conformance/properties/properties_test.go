@@ -24,6 +24,7 @@ func connect(t *testing.T, h adapter.Handler) *adapter.Client {
 }
 
 func TestReferencePasses(t *testing.T) {
+	t.Parallel() // runs overlap: nothing global changes while properties search
 	c := connect(t, &adapter.Reference{})
 	cases := properties.Run(context.Background(), c, properties.Options{Checks: 100})
 	if len(cases) != len(properties.All()) {
@@ -55,6 +56,7 @@ func (f *faulty) Handle(ctx context.Context, req protocol.Request) protocol.Resp
 // TestPropertiesCatchFaults: each fault is caught by its invariant property, not only by the
 // agreement check, with the shrunk input and the seed in the report.
 func TestPropertiesCatchFaults(t *testing.T) {
+	t.Parallel() // runs overlap: nothing global changes while properties search
 	tests := []struct {
 		name, op, property string
 		mutate             func(*protocol.Response)
@@ -120,6 +122,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c := connect(t, &faulty{op: tt.op, mutate: tt.mutate})
 			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Selection: suite.Selection{Tags: "@" + tt.property}})
 			if len(cases) != 1 {
@@ -145,6 +148,7 @@ func (u *unsupported) Handle(ctx context.Context, req protocol.Request) protocol
 }
 
 func TestUnsupportedIsNotCovered(t *testing.T) {
+	t.Parallel() // runs overlap: nothing global changes while properties search
 	c := connect(t, &unsupported{})
 	for _, cs := range properties.Run(context.Background(), c, properties.Options{Checks: 10}) {
 		if cs.Status != result.NotCovered {
@@ -167,6 +171,7 @@ func (d *dying) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 }
 
 func TestTransportErrorAbortsProperty(t *testing.T) {
+	t.Parallel() // runs overlap: nothing global changes while properties search
 	d := &dying{}
 	c, err := adapter.Connect(context.Background(), d)
 	if err != nil {

@@ -23,7 +23,8 @@ import (
 
 // The browser test's environment:
 //
-//	SESSIONREF_BROWSER=required   fail, not skip, when no Chromium is found (CI sets it)
+//	SESSIONREF_BROWSER=1          run the browser test (without it, the test is skipped)
+//	SESSIONREF_BROWSER=required   run it, and fail, not skip, when no Chromium is found (CI sets it)
 //	SESSIONREF_CHROMIUM=PATH      the browser to use (default: chromium, chromium-browser,
 //	                              google-chrome or headless-shell on PATH)
 //	SESSIONREF_BROWSER_OUT=DIR    where the page and its screenshots go (default: a temp dir)
@@ -33,6 +34,11 @@ import (
 //	SESSIONREF_BROWSER_LABELS=a,b their columns' names
 func chromium(t testing.TB) string {
 	t.Helper()
+	// Starting Chromium costs seconds of CPU: `go test ./...` leaves the browser to runs
+	// that ask for it (.ci/run sets SESSIONREF_BROWSER=required).
+	if os.Getenv("SESSIONREF_BROWSER") == "" {
+		t.Skip("the browser test runs with SESSIONREF_BROWSER=1 (or =required, as .ci/run sets)")
+	}
 	if p := os.Getenv("SESSIONREF_CHROMIUM"); p != "" {
 		return p
 	}

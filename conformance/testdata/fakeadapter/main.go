@@ -14,7 +14,7 @@
 //	raw-surrogate    answer the op with a string holding a lone surrogate as raw bytes (ED A0 80)
 //	big-result       answer the op with a (wrong) string result of -size bytes
 //	hang-every       answer, but hang on every -every'th call of the op since the (re)start
-//	huge-line        answer the op with a 100 MB line
+//	huge-line        answer the op with a line 1 MiB longer than adapter.MaxLine
 //	stdout-first     write a banner line to stdout before anything else
 //	ignore-eof       keep running after stdin closes
 //	wrong-result     answer uri.encode with a URI one character too long
@@ -144,8 +144,14 @@ func main() {
 				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xffb\"}", req.ID))
 				continue
 			case "huge-line":
-				big := strings.Repeat("A", 100<<20)
-				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s"}`, req.ID, big))
+				// Just past the client's limit, written a MiB at a time: enough to cross it,
+				// without building the line in memory (100 MB took seconds of CPU).
+				fmt.Fprintf(out, `{"id":%d,"ok":true,"result":"`, req.ID)
+				chunk := strings.Repeat("A", 1<<20)
+				for n := 0; n <= adapter.MaxLine>>20; n++ {
+					out.WriteString(chunk)
+				}
+				emit(`"}`)
 				continue
 			case "wrong-result":
 				if req.Op == protocol.OpURIEncode && resp.OK {
