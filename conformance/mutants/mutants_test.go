@@ -78,6 +78,7 @@ func allMutants() []mutant {
 		knob("retention/ascii-ellipsis", `omission notice with "..." instead of "…"`, knobs{asciiEllipsis: true}),
 		knob("retention/raw-text-budget", "budget compared with the texts' bytes, not the serialized object", knobs{rawTextBudget: true}),
 		knob("retention/no-lt-escape", "`<` not escaped as \\u003c in the prompt", knobs{noLtEscape: true}),
+		knob("retention/project-tool-results", "tool/result events projected as user messages", knobs{projectToolResults: true}),
 		// service
 		knob("service/dedup-last", "dedup keeps the LAST label", knobs{dedupLast: true}),
 		knob("service/cancel-first", "cancellation checked before the references are validated", knobs{cancelFirst: true}),

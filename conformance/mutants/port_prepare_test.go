@@ -95,7 +95,11 @@ func (s *portService) Prepare(ctx context.Context, agent service.Agent, content 
 	var datas []any
 	var srcRefs []service.SourceReference
 	for i, in := range inputs {
-		items, err := retention.Project(surfaces[i].Events)
+		events := surfaces[i].Events
+		if s.p.k.projectToolResults { // MUTANT projectToolResults: a tool result is a user turn
+			events = toolResultsAsUserMessages(events)
+		}
+		items, err := retention.Project(events)
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +122,33 @@ func (s *portService) Prepare(ctx context.Context, agent service.Agent, content 
 	_, _ = rand.Read(b[:])
 	msg := &service.Message{Source: service.Source{References: srcRefs}, Text: text, ID: fmt.Sprintf("%x", b)}
 	return &service.Prepared{Content: accepted, Context: msg}, nil
+}
+
+// toolResultsAsUserMessages turns each tool/result event into the user message it carries,
+// its source taken as the user's: a port that treats a tool's answer as a conversation turn.
+func toolResultsAsUserMessages(events []any) []any {
+	out := make([]any, len(events))
+	for i, ev := range events {
+		out[i] = ev
+		o, ok := ev.(*jsjson.Object)
+		if typ, _ := o.Get("type"); !ok || typ != "tool/result" {
+			continue
+		}
+		d, _ := o.Get("data")
+		do, _ := d.(*jsjson.Object)
+		if do == nil {
+			continue
+		}
+		m, _ := do.Get("message")
+		mo, _ := m.(*jsjson.Object)
+		if mo == nil {
+			continue
+		}
+		msg := jsjson.Clone(mo).(*jsjson.Object).Set("source", jsjson.NewObject().Set("kind", "user"))
+		seq, _ := o.Get("seq")
+		out[i] = jsjson.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", msg)
+	}
+	return out
 }
 
 // dataValue is the snapshot object {sessionId, label, cwd, capturedThroughSeq, conversation}.

@@ -40,6 +40,7 @@ type knobs struct {
 	asciiEllipsis       bool // "..." in the omission notice
 	rawTextBudget       bool // the budget compared with the texts' bytes, not the JSON object
 	noLtEscape          bool // `<` not escaped in the prompt
+	projectToolResults  bool // tool/result events projected as user messages
 
 	// service
 	dedupLast          bool // dedup keeps the last label
