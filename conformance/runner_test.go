@@ -575,6 +575,7 @@ func TestTimeBudget(t *testing.T) {
 	full := len(mustRunner(t, conformance.Runner{Checks: 5, Seed: 1}).Run(context.Background()).Cases)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits for its own timeouts or deadline
 			r := tt.r
 			r.Command, r.Checks, r.Seed = append([]string{fakeAdapter}, tt.args...), 5, 1
 			start := time.Now()

@@ -69,7 +69,11 @@ type holdQuerier struct {
 	holdID    *string
 	held      bool
 	immediate bool // CancelInFirstCall: the held call cancels at once
-	completed chan struct{}
+	// eager: the caller is the reference's service, which has started every call before
+	// the others complete and whose outcome a successful read cannot change (see
+	// Reference.setup).
+	eager     bool
+	completed chan error // each other call's error, nil for a success
 }
 
 func (h *holdQuerier) arm(cancel func(), others int, immediate bool, readID []string) {
@@ -81,15 +85,15 @@ func (h *holdQuerier) arm(cancel func(), others int, immediate bool, readID []st
 	h.onFirst = cancel
 	h.others = others
 	h.immediate = immediate
-	h.completed = make(chan struct{}, others+64)
+	h.completed = make(chan error, others+64)
 }
 
 // abortGrace is how long the held call waits, after the others completed, before it aborts.
 const abortGrace = 20 * time.Millisecond
 
 // begin counts a call and, for the one to hold, holds it. It returns the function the call
-// runs when it completes.
-func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), err error) {
+// runs when it completes, with its error.
+func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(error), err error) {
 	h.mu.Lock()
 	var hold bool
 	if h.holdID != nil {
@@ -99,7 +103,7 @@ func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), er
 		h.calls++
 		hold = h.calls == 1 && h.onFirst != nil
 	}
-	cancel, others, completed, immediate := h.onFirst, h.others, h.completed, h.immediate
+	cancel, others, completed, immediate, eager := h.onFirst, h.others, h.completed, h.immediate, h.eager
 	h.mu.Unlock()
 	if hold && immediate {
 		cancel()
@@ -107,26 +111,45 @@ func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), er
 		return nil, ctx.Err()
 	}
 	if !hold {
-		return func() {
+		return func(err error) {
 			if completed != nil {
 				select {
-				case completed <- struct{}{}:
+				case completed <- err:
 				default:
 				}
 			}
 		}, nil
 	}
 	go func() {
+		failed := false
 		for i := 0; i < others; i++ {
 			select {
-			case <-completed:
+			case err := <-completed:
+				failed = failed || err != nil
 			case <-ctx.Done():
 				return
 			}
 		}
+		if eager && !failed {
+			// Nothing is pending but the held call, and the reads that succeeded decide
+			// nothing: the service fails cancelled whenever the abort comes.
+			cancel()
+			return
+		}
 		// A completed call has returned but its caller may not have taken the result yet;
 		// JavaScript delivers such settlements before the abort, so give the caller a moment.
-		time.Sleep(abortGrace)
+		// The reference's service returns as soon as it takes a failure, which ends ctx.
+		t := time.NewTimer(abortGrace)
+		defer t.Stop()
+		if eager {
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return
+			}
+		} else {
+			<-t.C
+		}
 		cancel()
 	}()
 	<-ctx.Done()
@@ -134,31 +157,31 @@ func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(), er
 }
 
 // ListSessions lists through Querier unless it is the call held.
-func (h *holdQuerier) ListSessions(ctx context.Context) ([]sessionquery.Record, error) {
+func (h *holdQuerier) ListSessions(ctx context.Context) (recs []sessionquery.Record, err error) {
 	end, err := h.begin(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer end()
+	defer func() { end(err) }()
 	return h.Querier.ListSessions(ctx)
 }
 
 // ReadTitleSnapshots reads through Querier unless it is the call held.
-func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessionquery.TitleSettlement, error) {
+func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) (titles []sessionquery.TitleSettlement, err error) {
 	end, err := h.begin(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer end()
+	defer func() { end(err) }()
 	return h.Querier.ReadTitleSnapshots(ctx, ids)
 }
 
 // ReadSurface reads through Querier unless it is the call held.
-func (h *holdQuerier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+func (h *holdQuerier) ReadSurface(ctx context.Context, id string) (surf sessionquery.Surface, err error) {
 	end, err := h.begin(ctx, &id)
 	if err != nil {
 		return sessionquery.Surface{}, err
 	}
-	defer end()
+	defer func() { end(err) }()
 	return h.Querier.ReadSurface(ctx, id)
 }

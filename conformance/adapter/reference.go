@@ -210,6 +210,11 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
 	q := NewQuery(world)
+	// The reference's service starts all its reads before awaiting any (or awaits its one
+	// call), and a read that succeeds cannot change the outcome of an aborted call: the held
+	// read is aborted as soon as the others succeeded, without the grace a port's calls get,
+	// and the answers are the same.
+	q.hold.eager = true
 	svc, err := service.NewFromValue(q, arg("config"))
 	if err != nil {
 		return nil, nil, service.Agent{}, nil, nil, err

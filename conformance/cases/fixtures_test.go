@@ -106,9 +106,11 @@ func TestFixturesReference(t *testing.T) {
 // TestFixturesUpstream runs every fixture against the published package (the node-upstream
 // adapter), for both releases it installs.
 func TestFixturesUpstream(t *testing.T) {
+	t.Parallel() // mostly waiting for Node
 	dir, _ := filepath.Abs("../adapters/node-upstream")
 	for _, profile := range []string{cases.Profile001, cases.Profile010} {
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel() // one Node process per release
 			modules := filepath.Join(dir, "node_modules")
 			if profile == cases.Profile010 {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")

@@ -23,7 +23,7 @@ var coverageSeedSet = []uint64{1, 2, 3, 0x5eed0001, 0x5eed0002}
 // against reference) for the ops with named states and requires every named state reached:
 // a state a default run does not reach is a mistake the default run cannot find.
 func TestDefaultRunReachesEveryState(t *testing.T) {
-	t.Parallel() // mostly waiting: the reference's aborts of prepare reads have a grace
+	t.Parallel() // beside TestAgainstUpstream, which mostly waits for Node
 	ops := []string{protocol.OpMentionParse, protocol.OpCandidates, protocol.OpPrepare}
 	for _, seed := range coverageSeedSet[:min(*coverageSeeds, len(coverageSeedSet))] {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {

@@ -29,6 +29,7 @@ func upstreamChecks(t *testing.T) int {
 // adapter, both releases it installs) on generated requests for every op the package has:
 // the seven contract ops, and in 0.1.0-rc.8 host.send (its own agent/pre-step listener).
 func TestAgainstUpstream(t *testing.T) {
+	t.Parallel()
 	dir, _ := filepath.Abs("../adapters/node-upstream")
 	for _, tc := range []struct {
 		profile string
@@ -36,6 +37,7 @@ func TestAgainstUpstream(t *testing.T) {
 	}{{"0.0.1-rc.1", 7}, {"0.1.0-rc.8", 8}} {
 		profile := tc.profile
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel() // two Node processes, one per release
 			modules := filepath.Join(dir, "node_modules")
 			if profile != "0.0.1-rc.1" {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")
