@@ -3,7 +3,10 @@ package adapter
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -83,3 +86,36 @@ func (c *Client) Do(ctx context.Context, op string, args *jsjson.Object) (protoc
 func Unsupported(resp protocol.Response) bool {
 	return !resp.OK && resp.Err != nil && resp.Err.Code == protocol.CodeUnsupported
 }
+
+// maxReasonMessage bounds the adapter's own words in a not-covered reason: they come from the
+// implementation under test, which may say anything.
+const maxReasonMessage = 200
+
+// UnsupportedReason is the not-covered reason of a check whose request op the adapter
+// answered ADAPTER_UNSUPPORTED: "the adapter does not support op OP", then the adapter's
+// message (first line, clipped) when it gave one, so a port author reads what was refused
+// ("cancel mode during-read is not supported") and not only where. Reasons that differ only
+// in digits count as one in a report's summary.
+func UnsupportedReason(op string, resp protocol.Response) string {
+	reason := "the adapter does not support op " + op
+	if resp.Err == nil {
+		return reason
+	}
+	msg, _, _ := strings.Cut(strings.TrimSpace(resp.Err.Message), "\n")
+	msg = strings.ToValidUTF8(strings.TrimSpace(msg), "\uFFFD")
+	if msg == "" {
+		return reason
+	}
+	if len(msg) > maxReasonMessage {
+		cut := maxReasonMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return reason + " (it says: " + digitsRun.ReplaceAllString(msg, "#") + ")"
+}
+
+// digitsRun folds numbers in an adapter's message, so "reference 3 is invalid" and
+// "reference 4 is invalid" are one reason.
+var digitsRun = regexp.MustCompile(`[0-9]+`)

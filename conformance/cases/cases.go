@@ -591,7 +591,7 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 		rc.Got = string(line)
 	}
 	if adapter.Unsupported(resp) {
-		return suite.NotCovered(rc, "the adapter does not support op "+f.Op)
+		return suite.NotCovered(rc, adapter.UnsupportedReason(f.Op, resp))
 	}
 	if d := fc.Want.Diff(resp); d != "" {
 		rc.Status = result.Fail

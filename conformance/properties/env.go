@@ -66,7 +66,7 @@ func (e *env) call(t *rapid.T, op string, args *jsjson.Object) protocol.Response
 	if adapter.Unsupported(resp) {
 		e.rec.unsupported++
 		if e.rec.unsupportedMsg == "" {
-			e.rec.unsupportedMsg = fmt.Sprintf("%s answered %s", op, protocol.CodeUnsupported)
+			e.rec.unsupportedMsg = adapter.UnsupportedReason(op, resp)
 		}
 		panic(stopIteration{})
 	}

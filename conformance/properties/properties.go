@@ -191,7 +191,7 @@ func (e *env) run(p Property, opts Options) result.Case {
 	cs := result.Case{Part: "properties", Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: e.seed}
 	if p.Feature != "" && !e.c.Supports(p.Feature) {
 		cs.Status = result.NotCovered
-		cs.Message = fmt.Sprintf("adapter does not declare the %q feature", p.Feature)
+		cs.Message = suite.MissingFeature(p.Feature)
 		return cs.Clipped()
 	}
 	rec := &recorder{}

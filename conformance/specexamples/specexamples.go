@@ -388,7 +388,7 @@ func (e Example) Run(ctx context.Context, c *adapter.Client) (skip, fail string)
 		return "", err.Error()
 	}
 	if adapter.Unsupported(resp) {
-		return "", "the adapter does not support op " + e.Op
+		return "", adapter.UnsupportedReason(e.Op, resp)
 	}
 	if d := e.Check(resp); d != "" {
 		req := protocol.Request{Op: e.Op, Args: e.Args}

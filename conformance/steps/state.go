@@ -177,7 +177,7 @@ func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error)
 		st.lastGot = result.Clip(string(line), result.MaxField)
 	}
 	if adapter.Unsupported(resp) {
-		st.notCovered = "the adapter does not support op " + op
+		st.notCovered = adapter.UnsupportedReason(op, resp)
 		return resp, godog.ErrSkip
 	}
 	return resp, nil
