@@ -9,9 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 )
 
 // Port implements the URI half of the contract, for well-formed strings.
