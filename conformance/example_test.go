@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
 // badPadding is the reference with one porting mistake: uri.encode pads its base64.
-type badPadding struct{ adapter.Reference }
+type badPadding struct{ refadapter.Reference }
 
 func (b *badPadding) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	resp := b.Reference.Handle(ctx, req)

@@ -3,8 +3,8 @@ package conformance
 import (
 	"context"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -34,12 +34,12 @@ func List(ctx context.Context, r Runner) ([]result.Case, error) {
 }
 
 func newLister(p protocol.Profile) *lister {
-	return &lister{ref: adapter.Reference{Profile: string(p)}}
+	return &lister{ref: refadapter.Reference{Profile: string(p)}}
 }
 
 // lister says hello as the reference does, declaring every feature, and answers every op
 // ADAPTER_UNSUPPORTED: a run against it names each check and runs none.
-type lister struct{ ref adapter.Reference }
+type lister struct{ ref refadapter.Reference }
 
 func (l *lister) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpHello || req.Op == protocol.OpWorldDefine {

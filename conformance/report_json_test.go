@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -27,7 +28,7 @@ func TestJSONReportOfRealRuns(t *testing.T) {
 		fails   bool
 	}{
 		{"reference", nil, false},
-		{"other profile", &adapter.Reference{Profile: "0.1.0-rc.8"}, true},
+		{"other profile", &refadapter.Reference{Profile: "0.1.0-rc.8"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := mustRunner(t, conformance.Runner{Handler: tt.handler, Checks: 5, Seed: 1}).Run(context.Background())

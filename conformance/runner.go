@@ -19,6 +19,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
@@ -190,7 +191,7 @@ func NewRunner(r Runner) (Runner, error) {
 		r.Deadline = DefaultDeadline
 	}
 	if len(r.Command) == 0 && r.Handler == nil {
-		r.Handler = &adapter.Reference{Profile: string(r.Profile)}
+		r.Handler = &refadapter.Reference{Profile: string(r.Profile)}
 	}
 	return r, nil
 }
@@ -218,7 +219,7 @@ func (r Runner) Describe() string {
 		if r.Handler == nil {
 			return "in-process"
 		}
-		if _, ok := r.Handler.(*adapter.Reference); ok {
+		if _, ok := r.Handler.(*refadapter.Reference); ok {
 			return "embedded reference (in-process)"
 		}
 	}
@@ -390,7 +391,7 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	case PartFeatures:
 		cs, err = steps.Run(ctx, c, r.Features, steps.Options{Selection: sel, Progress: r.Progress, Messages: r.CucumberMessages})
 	case PartFixtures:
-		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Selection: sel, Progress: r.Progress, Oracle: &adapter.Reference{Profile: string(r.Profile)}})
+		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Selection: sel, Progress: r.Progress, Oracle: &refadapter.Reference{Profile: string(r.Profile)}})
 	case PartProperties:
 		cs = properties.Run(ctx, c, properties.Options{Selection: sel, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Progress: r.Progress})
 	}

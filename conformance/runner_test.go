@@ -19,6 +19,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -227,7 +228,7 @@ func TestAdapterDoesNotStart(t *testing.T) {
 
 // brokenHandler is an in-process implementation with one fault.
 type brokenHandler struct {
-	ref   adapter.Reference
+	ref   refadapter.Reference
 	fault string
 }
 

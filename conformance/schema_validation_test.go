@@ -18,6 +18,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/spec"
@@ -195,7 +196,7 @@ func TestTrafficMatchesSchemas(t *testing.T) {
 	helloSch := s.get(t, "hello.schema.json", "")
 	worldSch := s.get(t, "world.schema.json", "")
 
-	rec := &recordingHandler{h: &adapter.Reference{}}
+	rec := &recordingHandler{h: &refadapter.Reference{}}
 	rep := mustRunner(t, conformance.Runner{Handler: rec, Checks: 20, Seed: 7}).Run(context.Background())
 	if rep.Unusable != "" {
 		t.Fatalf("reference unusable: %s", rep.Unusable)

@@ -10,10 +10,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/bench"
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
@@ -107,7 +107,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	for i, cmdline := range []string{*adapterCmd, *against} {
 		// The in-process reference runs on the bench's goroutine, unbounded (Timeout 0): a
 		// goroutine and a timer per call would be measured with the handler.
-		t := connect.Target{Handler: &adapter.Reference{Profile: string(release)}}
+		t := connect.Target{Handler: &refadapter.Reference{Profile: string(release)}}
 		name := "reference (in-process)"
 		if cmdline != "" {
 			argv, err := splitCommand(cmdline)

@@ -19,6 +19,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -317,7 +318,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 // else the adapter command run in dir. The timeout bounds each call of either.
 func diffTarget(argv []string, dir string, timeout time.Duration, profile protocol.Profile) connect.Target {
 	if len(argv) == 0 {
-		return connect.Target{Handler: &adapter.Reference{Profile: string(profile)}, Timeout: timeout}
+		return connect.Target{Handler: &refadapter.Reference{Profile: string(profile)}, Timeout: timeout}
 	}
 	return connect.Target{Command: argv, Dir: dir, Timeout: timeout}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 )
@@ -84,7 +85,7 @@ func TestDiffExitCodes(t *testing.T) {
 		name string
 		c    adapter.Caller
 		want result.Status
-	}{{"reference", adapter.InProcess{H: &adapter.Reference{}}, result.Pass}, {"buggy", startProcess(t, buggy), result.Fail}} {
+	}{{"reference", adapter.InProcess{H: &refadapter.Reference{}}, result.Pass}, {"buggy", startProcess(t, buggy), result.Fail}} {
 		cl, err := adapter.Connect(context.Background(), side.c)
 		if err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -186,7 +187,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return report.ExitUsage
 	}
 	opts := adapter.ServeOptions{MaxRequest: *maxRequest}
-	if err := adapter.ServeWith(context.Background(), stdin, stdout, &adapter.Reference{Profile: string(p)}, opts); err != nil {
+	if err := adapter.ServeWith(context.Background(), stdin, stdout, &refadapter.Reference{Profile: string(p)}, opts); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner adapter: %v\n", err)
 		return 1
 	}

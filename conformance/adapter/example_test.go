@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
 // An adapter for a Go port is a main that serves its Handler on stdin and stdout:
@@ -23,7 +24,7 @@ func ExampleServe() {
 	in := strings.NewReader(`{"id":1,"op":"hello","args":{"protocol":1}}` + "\n" +
 		`{"id":2,"op":"uri.decode","args":{"uri":"dsh-session:ImEi="}}` + "\n")
 	var out bytes.Buffer
-	if err := adapter.Serve(context.Background(), in, &out, &adapter.Reference{}); err != nil {
+	if err := adapter.Serve(context.Background(), in, &out, &refadapter.Reference{}); err != nil {
 		panic(err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {

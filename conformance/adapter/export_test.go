@@ -8,3 +8,9 @@ func UseReaderGoroutine(tb testing.TB) {
 	noDeadlines = true
 	tb.Cleanup(func() { noDeadlines = false })
 }
+
+// WithMaxResponse returns o with its answer limit set to n bytes (the protocol's is MaxLine).
+func WithMaxResponse(o ServeOptions, n int) ServeOptions {
+	o.maxResponse = n
+	return o
+}

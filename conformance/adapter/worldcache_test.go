@@ -12,6 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) {
 		if mode == "deaf" { // never reads its stdin
 			time.Sleep(time.Hour)
 		}
-		var h adapter.Handler = &adapter.Reference{}
+		var h adapter.Handler = &refadapter.Reference{}
 		if mode != "1" {
 			h = faulty{h, mode}
 		}
@@ -157,7 +158,7 @@ func roundTrip(t *testing.T, cl *adapter.Client) {
 }
 
 func TestWorldCacheInProcess(t *testing.T) {
-	roundTrip(t, connect(t, adapter.InProcess{H: &adapter.Reference{}}))
+	roundTrip(t, connect(t, adapter.InProcess{H: &refadapter.Reference{}}))
 }
 
 func TestWorldCacheStdio(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
@@ -26,7 +27,7 @@ func tiny() []Workload {
 }
 
 func reference() Side {
-	return Side{Name: "reference", Caller: adapter.InProcess{H: &adapter.Reference{}}}
+	return Side{Name: "reference", Caller: adapter.InProcess{H: &refadapter.Reference{}}}
 }
 
 func TestRunInProcess(t *testing.T) {
@@ -70,7 +71,7 @@ func TestRunInProcess(t *testing.T) {
 }
 
 // wrong answers uri.encode differently from the reference: the bench must say so.
-type wrong struct{ adapter.Reference }
+type wrong struct{ refadapter.Reference }
 
 func (w *wrong) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpURIEncode {

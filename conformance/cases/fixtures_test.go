@@ -12,6 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 )
@@ -34,7 +35,7 @@ func build(t *testing.T) map[string][]byte {
 			if len(gc.profiles) > 0 {
 				profile = gc.profiles[0]
 			}
-			h := &adapter.Reference{Profile: profile}
+			h := &refadapter.Reference{Profile: profile}
 			resp := h.Handle(context.Background(), protocol.Request{ID: 1, Op: g.op, Args: gc.args}.Plain())
 			w := cases.Want{OK: resp.OK, Result: resp.Result}
 			if !resp.OK {
@@ -90,7 +91,7 @@ func runAll(t *testing.T, c adapter.Caller, profile string) []result.Case {
 func TestFixturesReference(t *testing.T) {
 	for _, profile := range []string{cases.Profile001, cases.Profile010} {
 		t.Run(profile, func(t *testing.T) {
-			res := runAll(t, adapter.InProcess{H: &adapter.Reference{Profile: profile}}, profile)
+			res := runAll(t, adapter.InProcess{H: &refadapter.Reference{Profile: profile}}, profile)
 			if len(res) < 100 {
 				t.Errorf("only %d fixture cases ran", len(res))
 			}

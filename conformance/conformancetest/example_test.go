@@ -3,15 +3,15 @@ package conformancetest_test
 import (
 	"testing"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
 // TestReference certifies the embedded reference the way a Go port certifies itself: pass
 // the implementation behind adapter.Handler to conformancetest.Run from a test.
 func TestReference(t *testing.T) {
-	rep := conformancetest.Run(t, &adapter.Reference{})
+	rep := conformancetest.Run(t, &refadapter.Reference{})
 	if rep.Verdict.Code != report.ExitConformant {
 		t.Errorf("verdict %d: %s", rep.Verdict.Code, rep.Verdict.Summary)
 	}

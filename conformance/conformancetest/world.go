@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
@@ -19,7 +19,7 @@ import (
 
 // world is the SessionStore of one request.
 type world struct {
-	q *adapter.Query
+	q *refadapter.Query
 
 	mu  sync.Mutex
 	why string // the first surface the Go types could not carry, when one was read
@@ -30,7 +30,7 @@ func newWorld(v any) (*world, error) {
 	if err != nil {
 		return nil, protocolError("%v", err)
 	}
-	return &world{q: adapter.NewQuery(w)}, nil
+	return &world{q: refadapter.NewQuery(w)}, nil
 }
 
 // inexpressible says why the request cannot be answered through the Go types: a surface the

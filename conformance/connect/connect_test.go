@@ -12,12 +12,13 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
 // faulty answers hello as the reference does and misbehaves on every other op.
 type faulty struct {
-	ref   adapter.Reference
+	ref   refadapter.Reference
 	fault string
 }
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
@@ -15,7 +15,7 @@ import (
 // per-call timeout, a panic reported as a transport error, and limits after which the
 // connection gives up.
 func ExampleDial() {
-	conn, err := connect.Dial(connect.Target{Handler: &adapter.Reference{}, Timeout: 10 * time.Second}, connect.Limits{MaxConsecutiveErrors: 5})
+	conn, err := connect.Dial(connect.Target{Handler: &refadapter.Reference{}, Timeout: 10 * time.Second}, connect.Limits{MaxConsecutiveErrors: 5})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,6 +11,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
@@ -134,7 +135,7 @@ func (h ignoreK) Handle(ctx context.Context, req protocol.Request) protocol.Resp
 // A difference on a chunked trap case (16 inputs in one request) is narrowed to the input
 // that differs.
 func TestCorpusNarrowsChunkedCase(t *testing.T) {
-	bug, err := adapter.Connect(context.Background(), adapter.InProcess{H: ignoreK{&adapter.Reference{}}})
+	bug, err := adapter.Connect(context.Background(), adapter.InProcess{H: ignoreK{&refadapter.Reference{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

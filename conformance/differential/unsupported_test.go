@@ -8,11 +8,12 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
 // picky is the reference, but for prepare requests with a cancel mode or a maxReferenceBytes,
 // which it answers ADAPTER_UNSUPPORTED with a message naming each.
-type picky struct{ adapter.Reference }
+type picky struct{ refadapter.Reference }
 
 func (p *picky) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpPrepare {

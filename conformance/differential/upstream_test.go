@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
 // upstreamChecks is the number of requests per op TestAgainstUpstream sends: 100, or
@@ -88,7 +89,7 @@ func connect(t *testing.T, argv []string) *adapter.Client {
 
 func reference(t *testing.T, profile string) *adapter.Client {
 	t.Helper()
-	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{Profile: profile}})
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: profile}})
 	if err != nil {
 		t.Fatal(err)
 	}

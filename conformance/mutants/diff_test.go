@@ -11,6 +11,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
@@ -61,7 +62,7 @@ func TestDiffFindsEveryMutant(t *testing.T) {
 	if !*diffMutants {
 		t.Skip("run with -diffmutants (takes minutes): go test ./conformance/mutants -run TestDiffFindsEveryMutant -diffmutants -v")
 	}
-	ref, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{}})
+	ref, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package mutants
 import (
 	"context"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
@@ -13,7 +13,7 @@ import (
 // tooManyEarly is a protocol-level mutant (the Go interface cannot pass a malformed
 // reference): its normalization fails with SESSION_REFERENCE_TOO_MANY as soon as the distinct
 // count passes maxReferences, before the later references are validated (SR-PREP-4, SR-ERR-3).
-type tooManyEarly struct{ adapter.Reference }
+type tooManyEarly struct{ refadapter.Reference }
 
 func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op != protocol.OpPrepare {

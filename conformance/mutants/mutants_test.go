@@ -18,6 +18,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/features"
@@ -27,8 +28,8 @@ import (
 type mutant struct {
 	name    string
 	mistake string
-	impl    adapter.Implementation // through adapter.Typed
-	handler adapter.Handler        // or a protocol-level handler
+	impl    refadapter.Implementation // through refadapter.Typed
+	handler adapter.Handler           // or a protocol-level handler
 	// timeout, when set, replaces the runner's per-call timeout (10 s) for a mutant that
 	// hangs on some calls: such a call is an error (a kill) either way, only sooner.
 	timeout time.Duration
@@ -40,7 +41,7 @@ func (m mutant) Handler() adapter.Handler {
 	if m.handler != nil {
 		return m.handler
 	}
-	return &adapter.Typed{Impl: m.impl}
+	return &refadapter.Typed{Impl: m.impl}
 }
 
 func knob(name, mistake string, k knobs) mutant {
@@ -423,7 +424,7 @@ func TestUnmutatedPortIsConformant(t *testing.T) {
 	errs := make([]error, len(seeds))
 	var wg sync.WaitGroup
 	for i, seed := range seeds {
-		wg.Go(func() { reps[i], errs[i] = certify(&adapter.Typed{Impl: port{}}, seed, 0, 0) })
+		wg.Go(func() { reps[i], errs[i] = certify(&refadapter.Typed{Impl: port{}}, seed, 0, 0) })
 	}
 	wg.Wait()
 	for i, seed := range seeds {

@@ -1,7 +1,7 @@
 package mutants
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 )
@@ -60,15 +60,15 @@ type knobs struct {
 	trap trapKnobs
 }
 
-// port is a Go port of the seed written against adapter.Implementation. With zero knobs it is
+// port is a Go port of the seed written against refadapter.Implementation. With zero knobs it is
 // conformant (TestUnmutatedPortIsConformant); each mutant flips one knob.
 type port struct {
-	adapter.ReferenceImplementation
+	refadapter.ReferenceImplementation
 	k knobs
 }
 
 // NewService builds the port's service.
-func (p port) NewService(q sessionquery.Querier, cfg service.Config) (adapter.Service, error) {
+func (p port) NewService(q sessionquery.Querier, cfg service.Config) (refadapter.Service, error) {
 	maxRefs := service.MaxReferences
 	if p.k.maxRefs4 {
 		maxRefs = 4 // MUTANT: "at most 4"

@@ -20,8 +20,8 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
@@ -808,7 +808,7 @@ func cultureContains(h, n string) bool {
 // wireMutant rewrites each request as the port's own reading of it, then answers as the
 // reference does; it sees numbers as the text they were sent with (adapter.WireNumbers).
 type wireMutant struct {
-	adapter.Reference
+	refadapter.Reference
 	read func(req protocol.Request) protocol.Request
 }
 

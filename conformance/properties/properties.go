@@ -21,6 +21,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -133,7 +134,7 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	e := &env{
 		ctx:  ctx,
 		c:    c,
-		ref:  adapter.InProcess{H: &adapter.Reference{Profile: string(opts.Selection.Release())}},
+		ref:  adapter.InProcess{H: &refadapter.Reference{Profile: string(opts.Selection.Release())}},
 		gen:  gen.Options{LoneSurrogates: c.Supports(protocol.FeatureLoneSurrogates)},
 		seed: seed,
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
@@ -25,7 +26,7 @@ func connect(t *testing.T, h adapter.Handler) *adapter.Client {
 
 func TestReferencePasses(t *testing.T) {
 	t.Parallel() // runs overlap: nothing global changes while properties search
-	c := connect(t, &adapter.Reference{})
+	c := connect(t, &refadapter.Reference{})
 	cases := properties.Run(context.Background(), c, properties.Options{Checks: 100})
 	if len(cases) != len(properties.All()) {
 		t.Fatalf("%d cases, want %d", len(cases), len(properties.All()))
@@ -40,7 +41,7 @@ func TestReferencePasses(t *testing.T) {
 
 // faulty wraps the reference and corrupts one op's answers.
 type faulty struct {
-	ref    adapter.Reference
+	ref    refadapter.Reference
 	op     string
 	mutate func(*protocol.Response)
 }
@@ -136,7 +137,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 	}
 }
 
-type unsupported struct{ adapter.Reference }
+type unsupported struct{ refadapter.Reference }
 
 func (u *unsupported) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpHello {
@@ -164,7 +165,7 @@ type dying struct {
 
 func (d *dying) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == protocol.OpHello {
-		return (&adapter.Reference{}).Handle(ctx, req), nil
+		return (&refadapter.Reference{}).Handle(ctx, req), nil
 	}
 	d.calls++
 	return protocol.Response{}, &adapter.TransportError{Op: req.Op, Reason: "exited without answering"}

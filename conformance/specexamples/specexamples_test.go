@@ -11,6 +11,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/specexamples"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
@@ -38,7 +39,7 @@ func TestReference(t *testing.T) {
 	ex := load(t)
 	for _, profile := range specexamples.Profiles {
 		t.Run(profile, func(t *testing.T) {
-			c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &adapter.Reference{Profile: profile}})
+			c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: profile}})
 			if err != nil {
 				t.Fatal(err)
 			}

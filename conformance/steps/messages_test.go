@@ -10,8 +10,8 @@ import (
 
 	messages "github.com/cucumber/messages/go/v34"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
 )
@@ -24,7 +24,7 @@ func TestCucumberMessages(t *testing.T) {
 	var buf bytes.Buffer
 	selected := func(name string) bool { return !strings.Contains(name, "round-trips") }
 	// Every scenario but "Every JavaScript string round-trips: …" (a regexp has no "not").
-	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri", Run: "^features/(?:[^E]|E[^v])"}, Messages: &buf})
+	res := run(t, wrong{op: protocol.OpURIEncode, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri", Run: "^features/(?:[^E]|E[^v])"}, Messages: &buf})
 
 	var envs []*messages.Envelope
 	sc := bufio.NewScanner(&buf)

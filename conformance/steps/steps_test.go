@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
 	"github.com/sessionref-kit/sessionref-kit/features"
@@ -39,7 +40,7 @@ func run(t *testing.T, h adapter.Handler, fsys any, opts steps.Options) []result
 func TestFeaturesPassOnReference(t *testing.T) {
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
 		t.Run(profile, func(t *testing.T) {
-			res := run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
+			res := run(t, &refadapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 			if len(res) < 60 {
 				t.Errorf("only %d scenarios ran", len(res))
 			}
@@ -58,7 +59,7 @@ func TestFeaturesPassOnReference(t *testing.T) {
 func TestProfilesSelectScenarios(t *testing.T) {
 	names := func(profile string) map[string]bool {
 		out := map[string]bool{}
-		for _, r := range run(t, &adapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile), Tags: "@host"}}) {
+		for _, r := range run(t, &refadapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile), Tags: "@host"}}) {
 			out[r.Name] = true
 		}
 		return out
@@ -91,7 +92,7 @@ func (w wrong) Handle(ctx context.Context, req protocol.Request) protocol.Respon
 }
 
 func TestWrongAnswersFail(t *testing.T) {
-	res := run(t, wrong{op: protocol.OpURIEncode, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri"}})
+	res := run(t, wrong{op: protocol.OpURIEncode, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri"}})
 	failed := 0
 	for _, r := range res {
 		if r.Status == result.Fail {
@@ -101,7 +102,7 @@ func TestWrongAnswersFail(t *testing.T) {
 	if failed == 0 {
 		t.Fatalf("no uri scenario failed with a corrupted uri.encode: %+v", res)
 	}
-	res = run(t, wrong{op: protocol.OpMentionParse, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@SR-MENTION-9"}})
+	res = run(t, wrong{op: protocol.OpMentionParse, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@SR-MENTION-9"}})
 	for _, r := range res {
 		if r.Status != result.Fail {
 			t.Errorf("%s: %s with a corrupted mention.parse", r.Name, r.Status)
@@ -128,7 +129,7 @@ func (u unsupported) Handle(ctx context.Context, req protocol.Request) protocol.
 }
 
 func TestUnsupportedIsNotCovered(t *testing.T) {
-	res := run(t, unsupported{op: protocol.OpCandidates, h: &adapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@candidates,@host,@lone-surrogates"}})
+	res := run(t, unsupported{op: protocol.OpCandidates, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@candidates,@host,@lone-surrogates"}})
 	if len(res) == 0 {
 		t.Fatal("nothing ran")
 	}
@@ -143,7 +144,7 @@ type broken struct{}
 
 func (broken) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == protocol.OpHello {
-		return (&adapter.Reference{}).Handle(ctx, req), nil
+		return (&refadapter.Reference{}).Handle(ctx, req), nil
 	}
 	return protocol.Response{}, &adapter.TransportError{Op: req.Op, Reason: "crashed"}
 }
@@ -177,7 +178,7 @@ func TestUndefinedStepFails(t *testing.T) {
     When the id "a" is encoded
     Then the URI is "dsh-session:ImEi"
 `)}}
-	res := run(t, &adapter.Reference{}, fsys, steps.Options{})
+	res := run(t, &refadapter.Reference{}, fsys, steps.Options{})
 	got := map[string]result.Status{}
 	for _, r := range res {
 		got[r.Name] = r.Status

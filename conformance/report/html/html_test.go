@@ -12,6 +12,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
@@ -28,7 +29,7 @@ var (
 // the reference, and the 0.1.0-rc.8 reference certified as 0.0.1-rc.1 (a few failures).
 func realRuns(t testing.TB) []*report.Document {
 	runsOnce.Do(func() {
-		for _, h := range []adapter.Handler{nil, &adapter.Reference{Profile: "0.1.0-rc.8"}} {
+		for _, h := range []adapter.Handler{nil, &refadapter.Reference{Profile: "0.1.0-rc.8"}} {
 			r, err := conformance.NewRunner(conformance.Runner{Handler: h, Checks: 5, Seed: 7})
 			if err != nil {
 				panic(err)

@@ -40,6 +40,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
 func main() {
@@ -88,7 +89,7 @@ func main() {
 		}
 	}
 	calls := 0
-	ref := &adapter.Reference{}
+	ref := &refadapter.Reference{}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	emit := func(s string) {

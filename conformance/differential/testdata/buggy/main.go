@@ -14,11 +14,12 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 type buggy struct {
-	ref      *adapter.Reference
+	ref      *refadapter.Reference
 	noCancel bool
 }
 
@@ -41,7 +42,7 @@ func main() {
 	profile := flag.String("profile", "", "contract release")
 	noCancel := flag.Bool("no-cancel", false, "answer requests with a cancel mode ADAPTER_UNSUPPORTED")
 	flag.Parse()
-	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &adapter.Reference{Profile: *profile}, noCancel: *noCancel}); err != nil {
+	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &refadapter.Reference{Profile: *profile}, noCancel: *noCancel}); err != nil {
 		fmt.Fprintln(os.Stderr, "buggy:", err)
 		os.Exit(1)
 	}

@@ -1,6 +1,9 @@
-// Package adapter connects the conformance runner to implementations: the embedded reference
-// in-process, any command over the line protocol, and a stdio server for the reference.
-package adapter
+// Package refadapter is the embedded reference behind the adapter protocol: Reference, a
+// protocol Handler over reference/'s public API (with the protocol's world documents and
+// cancel modes), and the deprecated typed bridge the mutants are built on. It is the wiring
+// of the embedded default: the kit's harness packages reach the reference through it, as
+// they reach any other implementation, through adapter.Handler.
+package refadapter
 
 import (
 	"context"
@@ -10,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/host"
@@ -20,15 +24,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
-
-// Handler answers protocol requests. Implementations must be safe for one request at a time;
-// the runner never sends two at once.
-type Handler interface {
-	Handle(ctx context.Context, req protocol.Request) protocol.Response
-}
-
-// KitVersion is this kit's version, reported in the reference's hello.
-const KitVersion = "0.1.0"
 
 // Reference answers the protocol with the embedded Go reference implementation.
 type Reference struct {
@@ -95,7 +90,7 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 			return nil, badRequest("unsupported protocol version %v; this adapter speaks %d", p, protocol.Version)
 		}
 		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).
-			Set("name", "sessionref-kit-reference").Set("version", KitVersion).
+			Set("name", "sessionref-kit-reference").Set("version", adapter.KitVersion).
 			Set("spec", r.spec()).
 			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureHost,
 				protocol.FeatureWorldCache, protocol.FeaturePipelining}), nil

@@ -1,10 +1,11 @@
-package adapter
+package refadapter
 
 import (
 	"context"
 	"fmt"
 	"math"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
@@ -115,7 +116,7 @@ func (a *Typed) handle(ctx context.Context, req protocol.Request) (any, error) {
 			spec = protocol.Spec
 		}
 		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-implementation").
-			Set("version", KitVersion).Set("spec", spec).
+			Set("version", adapter.KitVersion).Set("spec", spec).
 			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureWorldCache}), nil
 	case protocol.OpWorldDefine:
 		return a.worlds.defineWorld(req)
