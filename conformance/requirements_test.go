@@ -39,3 +39,13 @@ func TestReportGroupsByRequirement(t *testing.T) {
 		}
 	}
 }
+
+// Each part the runner knows is a suite.Part of that name: the reports' part names and the
+// parts' own agree.
+func TestPartsNameThemselves(t *testing.T) {
+	for _, name := range Parts {
+		if got := (Runner{}).part(name, 1).Name(); got != name {
+			t.Errorf("part %q names itself %q", name, got)
+		}
+	}
+}

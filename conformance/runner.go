@@ -367,6 +367,17 @@ func (r Runner) skipAll(rep *report.Report, note string) {
 	}
 }
 
+// part returns the suite.Part named name, configured from r.
+func (r Runner) part(name string, seed uint64) suite.Part {
+	switch name {
+	case PartFeatures:
+		return steps.Part{FS: r.Features, Messages: r.CucumberMessages}
+	case PartFixtures:
+		return cases.Part{FS: r.Fixtures, Oracle: &refadapter.Reference{Profile: string(r.Profile)}}
+	}
+	return properties.Part{Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime}
+}
+
 // runPart runs one part and returns its cases and a note for the report.
 func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, seed uint64, st *runState) ([]result.Case, string) {
 	var cs []result.Case
@@ -382,19 +393,12 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	}
 	sel := r.sel
 	sel.Stop = st.stopReason
-	unit := map[string]string{PartFeatures: "scenarios", PartFixtures: "fixture cases", PartProperties: "properties"}[part]
 	if r.Shards > 0 {
 		featureFiles, fixtureFiles, props := r.shardUnits()
 		sel.Units = map[string][]string{PartFeatures: featureFiles, PartFixtures: fixtureFiles, PartProperties: props}[part]
 	}
-	switch part {
-	case PartFeatures:
-		cs, err = steps.Run(ctx, c, r.Features, steps.Options{Selection: sel, Progress: r.Progress, Messages: r.CucumberMessages})
-	case PartFixtures:
-		cs, err = cases.Run(ctx, c, r.Fixtures, cases.Options{Selection: sel, Progress: r.Progress, Oracle: &refadapter.Reference{Profile: string(r.Profile)}})
-	case PartProperties:
-		cs = properties.Run(ctx, c, properties.Options{Selection: sel, Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Progress: r.Progress})
-	}
+	pt := r.part(part, seed)
+	cs, err = pt.Run(ctx, c, sel, r.Progress)
 	if err != nil {
 		// The kit's own data could not be run: a defect of the kit, never of the adapter.
 		bug := suite.KitBug(part, err)
@@ -404,7 +408,7 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 		return append(cs, bug), fmt.Sprintf("could not run: %v", oneLine(err.Error()))
 	}
 	if len(cs) == 0 {
-		return nil, "0 " + unit
+		return nil, "0 " + pt.Unit()
 	}
 	for i := range cs {
 		cs[i] = st.classify(cs[i])

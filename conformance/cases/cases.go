@@ -511,6 +511,26 @@ func (f File) FullName(c Case) string {
 	return strings.TrimSuffix(path.Base(f.Name), ".yaml") + "/" + c.Name
 }
 
+// Part is the fixtures part of a run (suite.Part): FS holds the fixture files, Oracle, when
+// set, names the first differing input of a failing chunked trap case (see Options).
+type Part struct {
+	FS     fs.FS
+	Oracle adapter.Handler
+}
+
+var _ suite.Part = Part{}
+
+// Name implements suite.Part.
+func (Part) Name() string { return "fixtures" }
+
+// Unit implements suite.Part.
+func (Part) Unit() string { return "fixture cases" }
+
+// Run implements suite.Part.
+func (p Part) Run(ctx context.Context, c *adapter.Client, sel suite.Selection, progress func(result.Case)) ([]result.Case, error) {
+	return Run(ctx, c, p.FS, Options{Selection: sel, Progress: progress, Oracle: p.Oracle})
+}
+
 // Run runs every selected fixture case in fsys against c and returns one Case per fixture
 // case (Part "fixtures").
 //

@@ -125,6 +125,27 @@ func Seed(opts Options) uint64 {
 	return s
 }
 
+// Part is the properties part of a run (suite.Part): Checks, Seed and ShrinkTime as in
+// Options.
+type Part struct {
+	Checks     int
+	Seed       uint64
+	ShrinkTime time.Duration
+}
+
+var _ suite.Part = Part{}
+
+// Name implements suite.Part.
+func (Part) Name() string { return "properties" }
+
+// Unit implements suite.Part.
+func (Part) Unit() string { return "properties" }
+
+// Run implements suite.Part; it never fails (a property that cannot run is an error case).
+func (p Part) Run(ctx context.Context, c *adapter.Client, sel suite.Selection, progress func(result.Case)) ([]result.Case, error) {
+	return Run(ctx, c, Options{Selection: sel, Checks: p.Checks, Seed: p.Seed, ShrinkTime: p.ShrinkTime, Progress: progress}), nil
+}
+
 // Run checks every selected property against c and returns one Case per property (Part
 // "properties"). Runs may overlap, in one process as in many: rapid's global flags are set
 // only to shrink a failure, one at a time (see check).

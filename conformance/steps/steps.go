@@ -41,6 +41,26 @@ type Options struct {
 	Messages io.Writer
 }
 
+// Part is the features part of a run (suite.Part): FS holds the feature files, Messages, when
+// set, receives the run as Cucumber Messages (see Options).
+type Part struct {
+	FS       fs.FS
+	Messages io.Writer
+}
+
+var _ suite.Part = Part{}
+
+// Name implements suite.Part.
+func (Part) Name() string { return "features" }
+
+// Unit implements suite.Part.
+func (Part) Unit() string { return "scenarios" }
+
+// Run implements suite.Part.
+func (p Part) Run(ctx context.Context, c *adapter.Client, sel suite.Selection, progress func(result.Case)) ([]result.Case, error) {
+	return Run(ctx, c, p.FS, Options{Selection: sel, Progress: progress, Messages: p.Messages})
+}
+
 // Skipped is the message of a check that a skip list kept from running (--skip).
 const Skipped = suite.Skipped
 

@@ -4,6 +4,7 @@
 package suite
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -12,10 +13,25 @@ import (
 	"sync"
 	"testing/fstest"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 )
+
+// Part is one part of a certification run: the features (package steps), the fixtures
+// (package cases) or the properties (package properties). The runner treats the three
+// alike: it gives each the run's Selection and collects the cases it reports.
+type Part interface {
+	// Name is the part's name, the first element of its checks' names ("fixtures").
+	Name() string
+	// Unit says what the part counts, plural ("fixture cases"), for a report's note.
+	Unit() string
+	// Run makes the checks sel selects against c and returns one Case per selected check,
+	// calling progress (when not nil) with each as it ends. An error is a defect of the kit's
+	// own data (a fixture that does not load), never of the implementation.
+	Run(ctx context.Context, c *adapter.Client, sel Selection, progress func(result.Case)) ([]result.Case, error)
+}
 
 // Skipped is the message of a selected check that Selection.Skip kept from running (--skip).
 const Skipped = "skipped (--skip)"
