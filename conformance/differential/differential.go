@@ -227,12 +227,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		if or.Transport != "" || ctx.Err() != nil {
 			return
 		}
-		var req protocol.Request
-		if op == protocol.OpHostSend {
-			req = gen.HostSend(t, g)
-		} else {
-			req = gen.Request(t, op, g)
-		}
+		req := gen.Request(t, op, g)
 		defer func() {
 			if r := recover(); r != nil {
 				if _, ok := r.(stop); !ok {

@@ -92,12 +92,7 @@ func shrinkUnsupported(ctx context.Context, a, b *adapter.Client, op string, g g
 				if ctx.Err() != nil {
 					return
 				}
-				var req protocol.Request
-				if op == protocol.OpHostSend {
-					req = gen.HostSend(t, g)
-				} else {
-					req = gen.Request(t, op, g)
-				}
+				req := gen.Request(t, op, g)
 				resp, err := c.Do(ctx, req.Op, req.Args)
 				if err != nil || !adapter.Unsupported(resp) {
 					return

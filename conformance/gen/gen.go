@@ -200,8 +200,11 @@ func must(v any) any {
 	return v
 }
 
-// Request draws a request for op.
+// Request draws a request for op, any op of the protocol (host.send through HostSend).
 func Request(t *rapid.T, op string, o Options) protocol.Request {
+	if op == protocol.OpHostSend {
+		return HostSend(t, o)
+	}
 	args := jsjson.NewObject()
 	switch op {
 	case protocol.OpURIEncode:

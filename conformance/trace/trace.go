@@ -190,16 +190,24 @@ func (m *Matrix) Err() error {
 	for _, id := range m.Uncovered() {
 		errs = append(errs, fmt.Errorf("requirement %s is covered by no scenario, fixture or property", id))
 	}
-	unknown := make([]string, 0, len(m.Unknown))
-	for id := range m.Unknown {
-		unknown = append(unknown, id)
-	}
-	sort.Strings(unknown)
-	for _, id := range unknown {
-		refs := m.Unknown[id]
-		errs = append(errs, fmt.Errorf("%s %q names unknown requirement %s", refs[0].Kind, refs[0].Name, id))
-	}
+	errs = append(errs, unknownErrs(m.Unknown, "requirement")...)
 	return errors.Join(errs...)
+}
+
+// unknownErrs reports, in id order, the first check naming each id that the spec does not
+// define (what: "requirement" or "trap").
+func unknownErrs(unknown map[string][]Ref, what string) []error {
+	ids := make([]string, 0, len(unknown))
+	for id := range unknown {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var errs []error
+	for _, id := range ids {
+		refs := unknown[id]
+		errs = append(errs, fmt.Errorf("%s %q names unknown %s %s", refs[0].Kind, refs[0].Name, what, id))
+	}
+	return errs
 }
 
 // Check builds the matrix and returns its error: nil when every requirement is covered and

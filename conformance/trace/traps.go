@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
@@ -134,15 +133,7 @@ func (m *TrapMatrix) Err() error {
 			errs = append(errs, fmt.Errorf("trap %s is caught by no fixture or scenario", t.ID))
 		}
 	}
-	unknown := make([]string, 0, len(m.Unknown))
-	for id := range m.Unknown {
-		unknown = append(unknown, id)
-	}
-	sort.Strings(unknown)
-	for _, id := range unknown {
-		refs := m.Unknown[id]
-		errs = append(errs, fmt.Errorf("%s %q names unknown trap %s", refs[0].Kind, refs[0].Name, id))
-	}
+	errs = append(errs, unknownErrs(m.Unknown, "trap")...)
 	return errors.Join(errs...)
 }
 
