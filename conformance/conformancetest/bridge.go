@@ -356,12 +356,7 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 		return nil, err
 	}
 	defer c.cancel()
-	switch c.mode {
-	case protocol.CancelDuringRead:
-		c.world.q.CancelOnFirstCall(c.cancel, 0)
-	case protocol.CancelAtCall:
-		c.world.q.CancelInFirstCall(c.cancel)
-	}
+	c.world.q.ArmList(c.mode, c.cancel)
 	cands, err := c.svc.ListCandidates(c.ctx, c.agent, query, limit)
 	if why := c.world.inexpressible(); why != "" {
 		return nil, cannot("%s", why)
@@ -415,14 +410,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	if len(order) > c.svc.Config().MaxReferences {
 		order = nil
 	}
-	if len(order) > 0 {
-		switch c.mode {
-		case protocol.CancelDuringRead:
-			c.world.q.CancelOnFirstCall(c.cancel, len(order)-1, order[0])
-		case protocol.CancelAtCall:
-			c.world.q.CancelInFirstCall(c.cancel, order[0])
-		}
-	}
+	c.world.q.ArmReads(c.mode, c.cancel, order)
 	p, err := c.svc.Prepare(c.ctx, c.agent, raw, refs)
 	// Every read a port starts concurrently reaches the store before the answer is written;
 	// an already-aborted call starts none.

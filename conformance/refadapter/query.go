@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
@@ -43,6 +44,33 @@ func (q *Query) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 // readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
 func (q *Query) CancelInFirstCall(cancel func(), readID ...string) {
 	q.hold.arm(cancel, 0, true, readID)
+}
+
+// ArmList sets up the protocol's cancel mode (a request's "cancel" value) for a candidates
+// request: "during-read" holds the first call (CancelOnFirstCall), "at-call" cancels in it
+// (CancelInFirstCall); the other modes are the caller's, before the call or never.
+func (q *Query) ArmList(mode any, cancel func()) {
+	switch mode {
+	case protocol.CancelDuringRead:
+		q.CancelOnFirstCall(cancel, 0)
+	case protocol.CancelAtCall:
+		q.CancelInFirstCall(cancel)
+	}
+}
+
+// ArmReads does what ArmList does for a prepare request whose normalized sources are ids, in
+// order: the held call is the first source's read, once the others completed. With no source
+// nothing is held.
+func (q *Query) ArmReads(mode any, cancel func(), ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	switch mode {
+	case protocol.CancelDuringRead:
+		q.CancelOnFirstCall(cancel, len(ids)-1, ids[0])
+	case protocol.CancelAtCall:
+		q.CancelInFirstCall(cancel, ids[0])
+	}
 }
 
 // WaitReads waits until at least n reads were made or timeout passes, and returns them: a

@@ -252,14 +252,19 @@ func agentFromValue(req protocol.Request) (service.Agent, error) {
 	return a, nil
 }
 
-func duringRead(req protocol.Request) bool {
+// cancelMode is the request's cancel mode (Query.ArmList, ArmReads), or nil.
+func cancelMode(req protocol.Request) any {
 	c, _ := req.Arg("cancel")
-	return c == protocol.CancelDuringRead
+	return c
 }
 
-func atCall(req protocol.Request) bool {
-	c, _ := req.Arg("cancel")
-	return c == protocol.CancelAtCall
+// sessionIDs are the normalized sources' ids, in order.
+func sessionIDs(order []service.Normalized) []string {
+	ids := make([]string, len(order))
+	for i, n := range order {
+		ids[i] = n.SessionID
+	}
+	return ids
 }
 
 func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
@@ -268,12 +273,7 @@ func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg fu
 		return nil, err
 	}
 	defer cancel()
-	if duringRead(req) {
-		q.CancelOnFirstCall(cancel, 0)
-	}
-	if atCall(req) {
-		q.CancelInFirstCall(cancel)
-	}
+	q.ArmList(cancelMode(req), cancel)
 	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
 	return candidatesAnswer(q, cands, err)
 }
@@ -305,12 +305,7 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 	if err != nil {
 		return prepareAnswer(req, q, nil, nil, err)
 	}
-	if duringRead(req) && len(order) > 0 {
-		q.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
-	}
-	if atCall(req) && len(order) > 0 {
-		q.CancelInFirstCall(cancel, order[0].SessionID)
-	}
+	q.ArmReads(cancelMode(req), cancel, sessionIDs(order))
 	content, _ := req.Arg("content")
 	p, err := svc.PrepareNormalized(cctx, content, order)
 	return prepareAnswer(req, q, order, p, err)

@@ -262,12 +262,7 @@ func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, erro
 		return nil, err
 	}
 	defer cancel()
-	if duringRead(req) {
-		q.CancelOnFirstCall(cancel, 0)
-	}
-	if atCall(req) {
-		q.CancelInFirstCall(cancel)
-	}
+	q.ArmList(cancelMode(req), cancel)
 	cands, err := svc.ListCandidates(cctx, agent, query, limit)
 	return candidatesAnswer(q, cands, err)
 }
@@ -317,12 +312,7 @@ func (a *Typed) prepare(ctx context.Context, req protocol.Request) (any, error) 
 	// The distinct ids in first-mention order: the reads a valid preparation starts (none
 	// when the references are invalid).
 	order, _ := service.NormalizeReferences(agent.ID, refs, svc.Config().MaxReferences)
-	if duringRead(req) && len(order) > 0 {
-		q.CancelOnFirstCall(cancel, len(order)-1, order[0].SessionID)
-	}
-	if atCall(req) && len(order) > 0 {
-		q.CancelInFirstCall(cancel, order[0].SessionID)
-	}
+	q.ArmReads(cancelMode(req), cancel, sessionIDs(order))
 	content, _ := req.Arg("content")
 	p, err := svc.Prepare(cctx, agent, content, refs)
 	return prepareAnswer(req, q, order, p, err)
