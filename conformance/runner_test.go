@@ -22,7 +22,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 var fakeAdapter string // path of the built testdata/fakeadapter
@@ -343,14 +343,14 @@ func TestProcessCallCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hello := protocol.Request{ID: 1, Op: protocol.OpHello, Args: jsjson.NewObject().Set("protocol", 1)}
+	hello := protocol.Request{ID: 1, Op: protocol.OpHello, Args: wire.NewObject().Set("protocol", 1)}
 	if resp, err := p.Call(context.Background(), hello); err != nil || !resp.OK {
 		t.Fatalf("hello: %+v %v", resp, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = p.Call(ctx, protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: jsjson.NewObject().Set("uri", "dsh-session:ImEi")})
+	_, err = p.Call(ctx, protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: wire.NewObject().Set("uri", "dsh-session:ImEi")})
 	// Before the 10 s timeout could have ended it: cancellation, whatever the load.
 	if d := time.Since(start); d > 9*time.Second {
 		t.Errorf("cancelled call returned after %v", d)
@@ -358,7 +358,7 @@ func TestProcessCallCancelled(t *testing.T) {
 	if adapter.KindOf(err) != adapter.KindCancelled {
 		t.Errorf("cancelled call: %v (kind %q)", err, adapter.KindOf(err))
 	}
-	resp, err := p.Call(context.Background(), protocol.Request{ID: 3, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")})
+	resp, err := p.Call(context.Background(), protocol.Request{ID: 3, Op: protocol.OpURIEncode, Args: wire.NewObject().Set("sessionId", "a")})
 	if err != nil || !resp.OK || resp.Result != "dsh-session:ImEi" || p.Restarts != 1 {
 		t.Errorf("after the cancelled call: %+v %v, %d restarts", resp, err, p.Restarts)
 	}

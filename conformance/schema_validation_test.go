@@ -19,8 +19,8 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
 
@@ -172,9 +172,9 @@ type recordingHandler struct {
 }
 
 func (r *recordingHandler) Handle(ctx context.Context, req protocol.Request) protocol.Response {
-	reqLine, reqErr := jsjson.Marshal(req.Value()) // before the handler: it may not mutate what we saw
+	reqLine, reqErr := wire.Marshal(req.Value()) // before the handler: it may not mutate what we saw
 	resp := r.h.Handle(ctx, req)
-	respLine, respErr := jsjson.Marshal(resp.Value())
+	respLine, respErr := wire.Marshal(resp.Value())
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if reqErr != nil || respErr != nil {
@@ -208,15 +208,15 @@ func TestTrafficMatchesSchemas(t *testing.T) {
 	}
 	// The runner never sends world.define (only bench does); send it, and a candidates
 	// request naming the stored world, through the same recorder so both shapes are checked.
-	worldDoc, err := jsjson.Parse(`{"sessions":[{"header":{"id":"s-1","cwd":"/r","createdAt":1},"title":"t"}]}`)
+	worldDoc, err := wire.Parse(`{"sessions":[{"header":{"id":"s-1","cwd":"/r","createdAt":1},"title":"t"}]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	agent := jsjson.NewObject().Set("id", "me").Set("cwd", "/r")
+	agent := wire.NewObject().Set("id", "me").Set("cwd", "/r")
 	for i, req := range []protocol.Request{
-		{ID: 1 << 40, Op: protocol.OpWorldDefine, Args: jsjson.NewObject().Set("key", "w1").Set("world", worldDoc)},
-		{ID: 1<<40 + 1, Op: protocol.OpCandidates, Args: jsjson.NewObject().Set("world", protocol.WorldRef("w1")).Set("agent", agent)},
+		{ID: 1 << 40, Op: protocol.OpWorldDefine, Args: wire.NewObject().Set("key", "w1").Set("world", worldDoc)},
+		{ID: 1<<40 + 1, Op: protocol.OpCandidates, Args: wire.NewObject().Set("world", protocol.WorldRef("w1")).Set("agent", agent)},
 	} {
 		if resp := rec.Handle(ctx, req); !resp.OK {
 			t.Fatalf("extra request %d (%s) failed: %v", i, req.Op, resp.Err)

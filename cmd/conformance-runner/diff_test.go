@@ -12,7 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // buildBuggy builds conformance/differential/testdata/buggy: the reference with a JSON
@@ -78,7 +78,7 @@ func TestDiffExitCodes(t *testing.T) {
 	id, _ := c.Args.Get("sessionId")
 	// A difference found on the fixture corpus is that fixture case's input (small by
 	// construction); a generated one is shrunk to a few units.
-	if s, _ := id.(string); len(c.Traps) == 0 && len(jsstring.UTF16(s)) > 4 || !strings.ContainsAny(s, "<>&'\u2028\u2029") || c.Args.Len() != 1 {
+	if s, _ := id.(string); len(c.Traps) == 0 && len(wire.UTF16(s)) > 4 || !strings.ContainsAny(s, "<>&'\u2028\u2029") || c.Args.Len() != 1 {
 		t.Errorf("fixture request not shrunk: %v", c.Args)
 	}
 	for _, side := range []struct {

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Hello is an adapter's answer to hello.
@@ -32,14 +32,14 @@ type Client struct {
 // Connect sends hello and returns a client, or an error when the adapter is unusable.
 func Connect(ctx context.Context, c Caller) (*Client, error) {
 	cl := &Client{Caller: c}
-	resp, err := cl.Do(ctx, protocol.OpHello, jsjson.NewObject().Set("protocol", float64(protocol.Version)))
+	resp, err := cl.Do(ctx, protocol.OpHello, wire.NewObject().Set("protocol", float64(protocol.Version)))
 	if err != nil {
 		return nil, err
 	}
 	if !resp.OK {
 		return nil, fmt.Errorf("hello failed: %v", resp.Err)
 	}
-	o, ok := resp.Result.(*jsjson.Object)
+	o, ok := resp.Result.(*wire.Object)
 	if !ok {
 		return nil, fmt.Errorf("hello result is not an object")
 	}
@@ -75,9 +75,9 @@ func (c *Client) Supports(feature string) bool {
 }
 
 // Do sends one request with the next id.
-func (c *Client) Do(ctx context.Context, op string, args *jsjson.Object) (protocol.Response, error) {
+func (c *Client) Do(ctx context.Context, op string, args *wire.Object) (protocol.Response, error) {
 	if args == nil {
-		args = jsjson.NewObject()
+		args = wire.NewObject()
 	}
 	return c.Caller.Call(ctx, protocol.Request{ID: c.nextID.Add(1), Op: op, Args: args})
 }

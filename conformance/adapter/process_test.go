@@ -11,7 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // faulty is the reference with one fault on uri.decode, for the test binary's serve mode.
@@ -50,8 +50,8 @@ func startFaulty(t *testing.T, mode string, timeout time.Duration) *adapter.Proc
 }
 
 var (
-	encodeA = protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")}
-	decodeA = protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: jsjson.NewObject().Set("uri", "dsh-session:ImEi")}
+	encodeA = protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: wire.NewObject().Set("sessionId", "a")}
+	decodeA = protocol.Request{ID: 2, Op: protocol.OpURIDecode, Args: wire.NewObject().Set("uri", "dsh-session:ImEi")}
 )
 
 // TestProcessReaders runs the process client's answers and failures through both ways of
@@ -133,7 +133,7 @@ func TestProcessReaders(t *testing.T) {
 // bounded by the timeout as the read is, and fails as a timeout.
 func TestProcessWriteIsBounded(t *testing.T) {
 	p := startFaulty(t, "deaf", 300*time.Millisecond)
-	big := protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", strings.Repeat("x", 4<<20))}
+	big := protocol.Request{ID: 1, Op: protocol.OpURIEncode, Args: wire.NewObject().Set("sessionId", strings.Repeat("x", 4<<20))}
 	start := time.Now()
 	_, err := p.Call(context.Background(), big)
 	if got := adapter.KindOf(err); got != adapter.KindTimeout {

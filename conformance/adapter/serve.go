@@ -13,7 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // MaxLine is the protocol's bound on one line, in bytes: the default of ServeOptions and the
@@ -95,11 +95,11 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 					// protocol cannot carry.
 					v = tooLong(req.ID, n, maxResponse)
 				}
-				if out, merr = jsjson.Marshal(v); merr != nil {
+				if out, merr = wire.Marshal(v); merr != nil {
 					out, _ = protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeProtocol, Message: merr.Error()}}.Line()
 				}
 				if len(out) > maxResponse { // valueSize is exact; this only keeps the promise
-					out, _ = jsjson.Marshal(tooLong(req.ID, len(out), maxResponse))
+					out, _ = wire.Marshal(tooLong(req.ID, len(out), maxResponse))
 				}
 			}
 			bw.Write(out)
@@ -122,7 +122,7 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 // tooLong is the answer to a request whose response would be n bytes, over max: the
 // protocol cannot carry it (a client refuses such a line), so the check cannot be made over
 // it, which is what ADAPTER_UNSUPPORTED says.
-func tooLong(id int64, n, max int) *jsjson.Object {
+func tooLong(id int64, n, max int) *wire.Object {
 	return protocol.Response{ID: id, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf(
 		"the answer would be at least %d bytes, over the protocol's limit of %d bytes on a line", n, max)}}.Value()
 }
@@ -140,11 +140,11 @@ func valueSize(v any, limit int) int {
 		}
 		return 5
 	case float64:
-		return len(jsjson.AppendNumber(scratch[:0], x))
+		return len(wire.AppendNumber(scratch[:0], x))
 	case int:
-		return len(jsjson.AppendNumber(scratch[:0], float64(x)))
+		return len(wire.AppendNumber(scratch[:0], float64(x)))
 	case string:
-		return jsjson.StringSize(x, false)
+		return wire.StringSize(x, false)
 	case []any:
 		n := 2 + max(len(x)-1, 0)
 		for _, e := range x {
@@ -153,12 +153,12 @@ func valueSize(v any, limit int) int {
 			}
 		}
 		return n
-	case *jsjson.Object:
+	case *wire.Object:
 		keys := x.Keys()
 		n := 2 + max(len(keys)-1, 0)
 		for _, k := range keys {
 			e, _ := x.Get(k)
-			if n += jsjson.StringSize(k, false) + 1 + valueSize(e, limit-n); n > limit {
+			if n += wire.StringSize(k, false) + 1 + valueSize(e, limit-n); n > limit {
 				return n
 			}
 		}

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // valueSize is the length of the encoding, exactly, or past the limit once it is known to be.
 func TestValueSize(t *testing.T) {
-	o := jsjson.NewObject().Set("b", 1.5).Set("2", []any{nil, true, false, "é\u2028\"\\<"}).Set("a", "\xed\xa0\x80")
+	o := wire.NewObject().Set("b", 1.5).Set("2", []any{nil, true, false, "é\u2028\"\\<"}).Set("a", "\xed\xa0\x80")
 	for i := range 12 {
 		o.Set(fmt.Sprintf("k%d", i), float64(-i)*1e21)
 	}
-	for _, v := range []any{nil, true, false, 0.0, -1e-7, 123456789.0, "", "x\x01\ud7ff", []any{}, jsjson.NewObject(), o, []any{o, o}} {
-		b, err := jsjson.Marshal(v)
+	for _, v := range []any{nil, true, false, 0.0, -1e-7, 123456789.0, "", "x\x01\ud7ff", []any{}, wire.NewObject(), o, []any{o, o}} {
+		b, err := wire.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}

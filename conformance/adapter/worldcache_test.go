@@ -13,7 +13,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // serveEnv, when set, makes the test binary serve the reference on stdin and stdout, so the
@@ -62,7 +62,7 @@ func connect(tb testing.TB, c adapter.Caller) *adapter.Client {
 	return cl
 }
 
-func doOK(t *testing.T, cl *adapter.Client, op string, args *jsjson.Object) protocol.Response {
+func doOK(t *testing.T, cl *adapter.Client, op string, args *wire.Object) protocol.Response {
 	t.Helper()
 	resp, err := cl.Do(context.Background(), op, args)
 	if err != nil {
@@ -72,43 +72,43 @@ func doOK(t *testing.T, cl *adapter.Client, op string, args *jsjson.Object) prot
 }
 
 // cacheWorld has a title per session, one surface with a message and a session to delete.
-func cacheWorld() *jsjson.Object {
+func cacheWorld() *wire.Object {
 	// Spare capacity in the events slice: an append mutation must not write into it.
 	events := make([]any, 1, 8)
 	events[0] = ev(1, "hello from a")
-	src := jsjson.NewObject().Set("header", jsjson.NewObject().Set("id", "a").Set("createdAt", 1.0)).Set("title", "Alpha").
-		Set("surface", jsjson.NewObject().Set("capturedThroughSeq", 1.0).Set("events", events))
-	other := jsjson.NewObject().Set("header", jsjson.NewObject().Set("id", "b").Set("createdAt", 2.0)).Set("title", "Beta")
-	return jsjson.NewObject().Set("sessions", []any{src, other})
+	src := wire.NewObject().Set("header", wire.NewObject().Set("id", "a").Set("createdAt", 1.0)).Set("title", "Alpha").
+		Set("surface", wire.NewObject().Set("capturedThroughSeq", 1.0).Set("events", events))
+	other := wire.NewObject().Set("header", wire.NewObject().Set("id", "b").Set("createdAt", 2.0)).Set("title", "Beta")
+	return wire.NewObject().Set("sessions", []any{src, other})
 }
 
-func ev(seq float64, text string) *jsjson.Object {
-	block := jsjson.NewObject().Set("type", "text").Set("text", text)
-	data := jsjson.NewObject().Set("role", "user").Set("content", []any{block}).Set("source", jsjson.NewObject().Set("kind", "user"))
-	return jsjson.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", data)
+func ev(seq float64, text string) *wire.Object {
+	block := wire.NewObject().Set("type", "text").Set("text", text)
+	data := wire.NewObject().Set("role", "user").Set("content", []any{block}).Set("source", wire.NewObject().Set("kind", "user"))
+	return wire.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", data)
 }
 
-func agent() *jsjson.Object { return jsjson.NewObject().Set("id", "me") }
+func agent() *wire.Object { return wire.NewObject().Set("id", "me") }
 
 // requests are the world-taking requests of the round trip, built around a world argument.
-func requests(world any, host bool) map[string]func() (string, *jsjson.Object) {
+func requests(world any, host bool) map[string]func() (string, *wire.Object) {
 	aURI := "dsh-session:ImEi"
-	m := map[string]func() (string, *jsjson.Object){
-		"candidates": func() (string, *jsjson.Object) {
-			return protocol.OpCandidates, jsjson.NewObject().Set("world", world).Set("agent", agent()).Set("query", "a")
+	m := map[string]func() (string, *wire.Object){
+		"candidates": func() (string, *wire.Object) {
+			return protocol.OpCandidates, wire.NewObject().Set("world", world).Set("agent", agent()).Set("query", "a")
 		},
-		"prepare": func() (string, *jsjson.Object) {
-			return protocol.OpPrepare, jsjson.NewObject().Set("world", world).Set("agent", agent()).Set("content", "x").
-				Set("references", []any{jsjson.NewObject().Set("sessionId", "a")})
+		"prepare": func() (string, *wire.Object) {
+			return protocol.OpPrepare, wire.NewObject().Set("world", world).Set("agent", agent()).Set("content", "x").
+				Set("references", []any{wire.NewObject().Set("sessionId", "a")})
 		},
 	}
 	if host {
-		m["host.send"] = func() (string, *jsjson.Object) {
+		m["host.send"] = func() (string, *wire.Object) {
 			mut := []any{
-				jsjson.NewObject().Set("op", "append").Set("sessionId", "a").Set("events", []any{ev(2, "appended later")}),
-				jsjson.NewObject().Set("op", "delete").Set("sessionId", "b"),
+				wire.NewObject().Set("op", "append").Set("sessionId", "a").Set("events", []any{ev(2, "appended later")}),
+				wire.NewObject().Set("op", "delete").Set("sessionId", "b"),
 			}
-			return protocol.OpHostSend, jsjson.NewObject().Set("world", world).Set("agent", agent()).
+			return protocol.OpHostSend, wire.NewObject().Set("world", world).Set("agent", agent()).
 				Set("text", "see @[A]("+aURI+")").Set("mutations", mut)
 		}
 	}
@@ -122,11 +122,11 @@ func roundTrip(t *testing.T, cl *adapter.Client) {
 	if !cl.Supports(protocol.FeatureWorldCache) {
 		t.Fatalf("%s does not declare %s", cl.Hello.Name, protocol.FeatureWorldCache)
 	}
-	def := doOK(t, cl, protocol.OpWorldDefine, jsjson.NewObject().Set("key", "w").Set("world", cacheWorld()))
+	def := doOK(t, cl, protocol.OpWorldDefine, wire.NewObject().Set("key", "w").Set("world", cacheWorld()))
 	if !def.OK {
 		t.Fatalf("world.define: %v", def.Err)
 	}
-	if k, _ := def.Result.(*jsjson.Object).Get("key"); k != "w" {
+	if k, _ := def.Result.(*wire.Object).Get("key"); k != "w" {
 		t.Errorf("world.define result key %v, want w", k)
 	}
 	inline := requests(cacheWorld(), cl.Supports(protocol.FeatureHost))
@@ -145,13 +145,13 @@ func roundTrip(t *testing.T, cl *adapter.Client) {
 			}
 		}
 	}
-	for _, bad := range []any{protocol.WorldRef("undefined"), jsjson.NewObject().Set("$ref", 1.0), protocol.WorldRef("w").Set("sessions", []any{})} {
-		resp := doOK(t, cl, protocol.OpCandidates, jsjson.NewObject().Set("world", bad).Set("agent", agent()))
+	for _, bad := range []any{protocol.WorldRef("undefined"), wire.NewObject().Set("$ref", 1.0), protocol.WorldRef("w").Set("sessions", []any{})} {
+		resp := doOK(t, cl, protocol.OpCandidates, wire.NewObject().Set("world", bad).Set("agent", agent()))
 		if resp.OK || resp.Err.Code != protocol.CodeProtocol {
 			t.Errorf("candidates with world %v: %+v, want %s", bad, resp, protocol.CodeProtocol)
 		}
 	}
-	resp := doOK(t, cl, protocol.OpWorldDefine, jsjson.NewObject().Set("key", "x").Set("world", protocol.WorldRef("w")))
+	resp := doOK(t, cl, protocol.OpWorldDefine, wire.NewObject().Set("key", "x").Set("world", protocol.WorldRef("w")))
 	if resp.OK || resp.Err.Code != protocol.CodeProtocol {
 		t.Errorf("world.define of a reference: %+v, want %s", resp, protocol.CodeProtocol)
 	}
@@ -166,7 +166,7 @@ func TestWorldCacheStdio(t *testing.T) {
 	cl := connect(t, p)
 	roundTrip(t, cl)
 	// Serve reports the handler's time on every response.
-	resp := doOK(t, cl, protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "a"))
+	resp := doOK(t, cl, protocol.OpURIEncode, wire.NewObject().Set("sessionId", "a"))
 	if resp.Elapsed <= 0 {
 		t.Errorf("stdio response without elapsedNs: %+v", resp)
 	}
@@ -187,7 +187,7 @@ func TestWorldCacheNodeUpstream(t *testing.T) {
 	defer p.Close()
 	cl := connect(t, p)
 	roundTrip(t, cl)
-	resp := doOK(t, cl, protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "a"))
+	resp := doOK(t, cl, protocol.OpURIEncode, wire.NewObject().Set("sessionId", "a"))
 	if resp.Elapsed <= 0 {
 		t.Errorf("node response without elapsedNs: %+v", resp)
 	}
@@ -203,7 +203,7 @@ func TestPipelined(t *testing.T) {
 	}
 	reqs := make([]protocol.Request, 5000)
 	for i := range reqs {
-		reqs[i] = protocol.Request{ID: int64(100 + i), Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", fmt.Sprintf("session-%d-%040d", i, i))}
+		reqs[i] = protocol.Request{ID: int64(100 + i), Op: protocol.OpURIEncode, Args: wire.NewObject().Set("sessionId", fmt.Sprintf("session-%d-%040d", i, i))}
 	}
 	resps, err := p.CallPipelined(context.Background(), reqs)
 	if err != nil {
@@ -222,7 +222,7 @@ func TestPipelined(t *testing.T) {
 		}
 	}
 	// The process still answers one request at a time afterwards.
-	if resp := doOK(t, cl, protocol.OpURIDecode, jsjson.NewObject().Set("uri", "dsh-session:ImEi")); resp.Result != "a" {
+	if resp := doOK(t, cl, protocol.OpURIDecode, wire.NewObject().Set("uri", "dsh-session:ImEi")); resp.Result != "a" {
 		t.Errorf("after the batch: %+v", resp)
 	}
 }
@@ -235,11 +235,11 @@ func BenchmarkProcessSmallOps(b *testing.B) {
 	cl := connect(b, p)
 	args := []struct {
 		op   string
-		args *jsjson.Object
+		args *wire.Object
 	}{
-		{protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "session-0123456789")},
-		{protocol.OpURIDecode, jsjson.NewObject().Set("uri", "dsh-session:InNlc3Npb24tMDEyMzQ1Njc4OSI")},
-		{protocol.OpMentionParse, jsjson.NewObject().Set("text", "compare @[A](dsh-session:ImEi) with @[B](dsh-session:ImIi) please")},
+		{protocol.OpURIEncode, wire.NewObject().Set("sessionId", "session-0123456789")},
+		{protocol.OpURIDecode, wire.NewObject().Set("uri", "dsh-session:InNlc3Npb24tMDEyMzQ1Njc4OSI")},
+		{protocol.OpMentionParse, wire.NewObject().Set("text", "compare @[A](dsh-session:ImEi) with @[B](dsh-session:ImIi) please")},
 	}
 	ctx := context.Background()
 	b.Run("round-trip", func(b *testing.B) {

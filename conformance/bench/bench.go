@@ -19,7 +19,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Defaults of Config.
@@ -257,7 +257,7 @@ func measure(ctx context.Context, cfg Config, s *SideInfo, inst Instance) (Measu
 	if inst.World != nil {
 		world = inst.World
 		if !cfg.NoWorldCache && s.client.Supports(protocol.FeatureWorldCache) {
-			args := jsjson.NewObject().Set("key", worldKey).Set("world", inst.World)
+			args := wire.NewObject().Set("key", worldKey).Set("world", inst.World)
 			if n := len(protocol.Request{Op: protocol.OpWorldDefine, Args: args}.Line()); tooLarge(n) {
 				return Measure{Status: TooLarge, Message: fmt.Sprintf("world.define would be a %d MiB line; the protocol allows %d MiB", n>>20, adapter.MaxLine>>20)}, nil
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // tiny are the real workload builders at sizes a unit test can afford.
@@ -139,7 +139,7 @@ func names(ws []Workload) []string {
 func TestWorkloadsDeterministic(t *testing.T) {
 	line := func(seed uint64) string {
 		inst := prepareN(1, 30)(seed, 0)
-		b, _ := jsjson.Marshal(inst.World)
+		b, _ := wire.Marshal(inst.World)
 		return string(b)
 	}
 	if line(7) != line(7) || line(7) == line(8) {
@@ -147,7 +147,7 @@ func TestWorkloadsDeterministic(t *testing.T) {
 	}
 	// The 10 MB workload is what its name says.
 	inst := prepare10MB(1, 0)
-	b, _ := jsjson.Marshal(inst.World)
+	b, _ := wire.Marshal(inst.World)
 	if len(b) < 10<<20 {
 		t.Errorf("prepare/1x10MB world is %d bytes", len(b))
 	}

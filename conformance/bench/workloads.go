@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // Call is one request of a run, without its id.
 type Call struct {
 	Op   string
-	Args *jsjson.Object
+	Args *wire.Object
 }
 
 // Instance is a built workload: the world its calls read, if any, and the calls of one run.
@@ -22,7 +22,7 @@ type Instance struct {
 	// World is the world document of the calls, or nil. A side that declares world-cache gets
 	// it once with world.define (untimed) and the calls name it; another side gets it inline
 	// in every call, so the transport of a large world is part of its time.
-	World *jsjson.Object
+	World *wire.Object
 	// Calls returns one run's calls, given the world argument: the document or a reference.
 	Calls func(world any) []Call
 }
@@ -127,48 +127,48 @@ func text(r *rand.Rand, size int) string {
 	return b.String()
 }
 
-func textBlock(s string) *jsjson.Object { return jsjson.NewObject().Set("type", "text").Set("text", s) }
+func textBlock(s string) *wire.Object { return wire.NewObject().Set("type", "text").Set("text", s) }
 
-func userEvent(seq int, content []any, source *jsjson.Object) *jsjson.Object {
-	data := jsjson.NewObject().Set("id", fmt.Sprintf("u%d", seq)).Set("role", "user").Set("content", content).Set("source", source)
-	return jsjson.NewObject().Set("type", "user/message").Set("seq", float64(seq)).Set("data", data)
+func userEvent(seq int, content []any, source *wire.Object) *wire.Object {
+	data := wire.NewObject().Set("id", fmt.Sprintf("u%d", seq)).Set("role", "user").Set("content", content).Set("source", source)
+	return wire.NewObject().Set("type", "user/message").Set("seq", float64(seq)).Set("data", data)
 }
 
 // surface returns n projected messages of about 120 bytes: user and assistant messages in
 // turn, each assistant message with a reasoning block and a tool call, each followed by a
 // tool result, and now and then a plugin message; none of those extras is projected.
-func surface(r *rand.Rand, n int) *jsjson.Object {
+func surface(r *rand.Rand, n int) *wire.Object {
 	events := make([]any, 0, n*2)
 	seq := 0
 	next := func() int { seq++; return seq }
 	for i := 0; i < n; i++ {
 		if i%2 == 0 {
-			events = append(events, userEvent(next(), []any{textBlock(text(r, 120))}, jsjson.NewObject().Set("kind", "user")))
+			events = append(events, userEvent(next(), []any{textBlock(text(r, 120))}, wire.NewObject().Set("kind", "user")))
 			if i%50 == 0 {
-				src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "other")
+				src := wire.NewObject().Set("kind", "plugin").Set("plugin", "other")
 				events = append(events, userEvent(next(), []any{textBlock("plugin note")}, src))
 			}
 			continue
 		}
 		callID := fmt.Sprintf("call-%d", i)
-		msg := jsjson.NewObject().Set("id", fmt.Sprintf("a%d", i)).Set("role", "assistant").Set("content", []any{
-			jsjson.NewObject().Set("type", "reasoning").Set("text", text(r, 60)),
+		msg := wire.NewObject().Set("id", fmt.Sprintf("a%d", i)).Set("role", "assistant").Set("content", []any{
+			wire.NewObject().Set("type", "reasoning").Set("text", text(r, 60)),
 			textBlock(text(r, 120)),
-			jsjson.NewObject().Set("type", "tool-call").Set("id", callID).Set("name", "read").Set("arguments", `{"path":"main.go"}`),
-		}).Set("source", jsjson.NewObject().Set("kind", "model"))
-		events = append(events, jsjson.NewObject().Set("type", "assistant/message").Set("seq", float64(next())).
-			Set("data", jsjson.NewObject().Set("message", msg)))
-		res := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", callID).Set("content", []any{textBlock(text(r, 80))})
-		tool := jsjson.NewObject().Set("role", "user").Set("content", []any{res}).
-			Set("source", jsjson.NewObject().Set("kind", "tool").Set("callId", callID))
-		events = append(events, jsjson.NewObject().Set("type", "tool/result").Set("seq", float64(next())).
-			Set("data", jsjson.NewObject().Set("message", tool)))
+			wire.NewObject().Set("type", "tool-call").Set("id", callID).Set("name", "read").Set("arguments", `{"path":"main.go"}`),
+		}).Set("source", wire.NewObject().Set("kind", "model"))
+		events = append(events, wire.NewObject().Set("type", "assistant/message").Set("seq", float64(next())).
+			Set("data", wire.NewObject().Set("message", msg)))
+		res := wire.NewObject().Set("type", "tool-result").Set("toolCallId", callID).Set("content", []any{textBlock(text(r, 80))})
+		tool := wire.NewObject().Set("role", "user").Set("content", []any{res}).
+			Set("source", wire.NewObject().Set("kind", "tool").Set("callId", callID))
+		events = append(events, wire.NewObject().Set("type", "tool/result").Set("seq", float64(next())).
+			Set("data", wire.NewObject().Set("message", tool)))
 	}
-	return jsjson.NewObject().Set("capturedThroughSeq", float64(seq)).Set("events", events)
+	return wire.NewObject().Set("capturedThroughSeq", float64(seq)).Set("events", events)
 }
 
-func header(id string, cwd string, createdAt float64) *jsjson.Object {
-	h := jsjson.NewObject().Set("id", id)
+func header(id string, cwd string, createdAt float64) *wire.Object {
+	h := wire.NewObject().Set("id", id)
 	if cwd != "" {
 		h.Set("cwd", cwd)
 	}
@@ -177,7 +177,7 @@ func header(id string, cwd string, createdAt float64) *jsjson.Object {
 
 const agentCWD = "/home/user/project"
 
-func agent() *jsjson.Object { return jsjson.NewObject().Set("id", "target").Set("cwd", agentCWD) }
+func agent() *wire.Object { return wire.NewObject().Set("id", "target").Set("cwd", agentCWD) }
 
 // smallOps builds ops calls of one small op over varied inputs.
 func smallOps(op string) func(seed uint64, ops int) Instance {
@@ -188,13 +188,13 @@ func smallOps(op string) func(seed uint64, ops int) Instance {
 			id := fmt.Sprintf("session-%08x", r.Uint32())
 			switch op {
 			case protocol.OpURIEncode:
-				calls[i] = Call{op, jsjson.NewObject().Set("sessionId", id)}
+				calls[i] = Call{op, wire.NewObject().Set("sessionId", id)}
 			case protocol.OpURIDecode:
-				calls[i] = Call{op, jsjson.NewObject().Set("uri", uri.Encode(id))}
+				calls[i] = Call{op, wire.NewObject().Set("uri", uri.Encode(id))}
 			default:
 				t := fmt.Sprintf("compare @[%s](%s) with @[B 🚀](%s) and @[C\\]](%s) please",
 					id, uri.Encode(id), uri.Encode("b-"+id), uri.Encode("c"))
-				calls[i] = Call{op, jsjson.NewObject().Set("text", t)}
+				calls[i] = Call{op, wire.NewObject().Set("text", t)}
 			}
 		}
 		return Instance{Calls: func(any) []Call { return calls }}
@@ -209,12 +209,12 @@ func candidates10k(seed uint64, _ int) Instance {
 	sessions := make([]any, 10_000)
 	for i := range sessions {
 		title := words[r.IntN(len(words))] + " " + words[r.IntN(len(words))] + " " + text(r, 20)
-		sessions[i] = jsjson.NewObject().Set("header", header(fmt.Sprintf("s-%05d", i), cwds[r.IntN(len(cwds))], float64(1_700_000_000_000+i))).
+		sessions[i] = wire.NewObject().Set("header", header(fmt.Sprintf("s-%05d", i), cwds[r.IntN(len(cwds))], float64(1_700_000_000_000+i))).
 			Set("title", title)
 	}
-	world := jsjson.NewObject().Set("sessions", sessions)
+	world := wire.NewObject().Set("sessions", sessions)
 	return Instance{World: world, Calls: func(w any) []Call {
-		return []Call{{protocol.OpCandidates, jsjson.NewObject().Set("world", w).Set("agent", agent()).Set("query", "deploy")}}
+		return []Call{{protocol.OpCandidates, wire.NewObject().Set("world", w).Set("agent", agent()).Set("query", "deploy")}}
 	}}
 }
 
@@ -226,26 +226,26 @@ func prepareN(sources, n int) func(seed uint64, ops int) Instance {
 		refs := make([]any, sources)
 		for i := range list {
 			id := fmt.Sprintf("src-%d", i)
-			list[i] = jsjson.NewObject().Set("header", header(id, agentCWD, float64(1_700_000_000_000+i))).
+			list[i] = wire.NewObject().Set("header", header(id, agentCWD, float64(1_700_000_000_000+i))).
 				Set("title", "source "+id).Set("surface", surface(r, n))
-			refs[i] = jsjson.NewObject().Set("sessionId", id).Set("label", "Source "+id)
+			refs[i] = wire.NewObject().Set("sessionId", id).Set("label", "Source "+id)
 		}
-		return prepareInstance(jsjson.NewObject().Set("sessions", list), refs)
+		return prepareInstance(wire.NewObject().Set("sessions", list), refs)
 	}
 }
 
 // prepare10MB: one source whose one message is 10 MB, so it must be truncated.
 func prepare10MB(seed uint64, _ int) Instance {
 	r := rand.New(rand.NewPCG(seed, 9))
-	events := []any{userEvent(1, []any{textBlock(text(r, 10<<20))}, jsjson.NewObject().Set("kind", "user"))}
-	s := jsjson.NewObject().Set("header", header("big", agentCWD, 1_700_000_000_000)).
-		Set("surface", jsjson.NewObject().Set("capturedThroughSeq", 1.0).Set("events", events))
-	return prepareInstance(jsjson.NewObject().Set("sessions", []any{s}), []any{jsjson.NewObject().Set("sessionId", "big")})
+	events := []any{userEvent(1, []any{textBlock(text(r, 10<<20))}, wire.NewObject().Set("kind", "user"))}
+	s := wire.NewObject().Set("header", header("big", agentCWD, 1_700_000_000_000)).
+		Set("surface", wire.NewObject().Set("capturedThroughSeq", 1.0).Set("events", events))
+	return prepareInstance(wire.NewObject().Set("sessions", []any{s}), []any{wire.NewObject().Set("sessionId", "big")})
 }
 
-func prepareInstance(world *jsjson.Object, refs []any) Instance {
+func prepareInstance(world *wire.Object, refs []any) Instance {
 	return Instance{World: world, Calls: func(w any) []Call {
-		return []Call{{protocol.OpPrepare, jsjson.NewObject().Set("world", w).Set("agent", agent()).
+		return []Call{{protocol.OpPrepare, wire.NewObject().Set("world", w).Set("agent", agent()).
 			Set("content", "summarise what these sessions decided").Set("references", refs)}}
 	}}
 }

@@ -29,8 +29,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Options select and observe a run of the fixtures.
@@ -85,7 +84,7 @@ type Case struct {
 	// Features are adapter features the case needs besides those implied by its data
 	// (a string with a lone surrogate implies lone-surrogates; op host.send implies host).
 	Features []string
-	Args     *jsjson.Object
+	Args     *wire.Object
 	Want     Want
 }
 
@@ -235,7 +234,7 @@ func parseCase(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Case,
 			var a any
 			if a, err = Value(v); err == nil {
 				var ok bool
-				if c.Args, ok = a.(*jsjson.Object); !ok {
+				if c.Args, ok = a.(*wire.Object); !ok {
 					err = fmt.Errorf("args is not a mapping")
 				}
 			}
@@ -262,7 +261,7 @@ func parseWant(n *yaml.Node) (Want, error) {
 	if err != nil {
 		return w, err
 	}
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return w, fmt.Errorf("want is not a mapping")
 	}
@@ -305,7 +304,7 @@ func parseWant(n *yaml.Node) (Want, error) {
 }
 
 // Value converts a YAML node to a JSON value as package jsjson represents it: mappings are
-// *jsjson.Object in document order, numbers float64, and a mapping whose one key is $utf16
+// *wire.Object in document order, numbers float64, and a mapping whose one key is $utf16
 // the JavaScript string of those UTF-16 code units.
 func Value(n *yaml.Node) (any, error) {
 	switch n.Kind {
@@ -331,13 +330,13 @@ func Value(n *yaml.Node) (any, error) {
 			return utf16Value(n.Content[1])
 		}
 		if len(n.Content) == 2 && n.Content[0].Value == NumberKey {
-			num := jsjson.Number(n.Content[1].Value)
+			num := wire.Number(n.Content[1].Value)
 			if _, err := num.Float64(); err != nil || n.Content[1].ShortTag() != "!!str" {
 				return nil, fmt.Errorf("line %d: %s is not the text of a JSON number", n.Line, NumberKey)
 			}
 			return num, nil
 		}
-		o := jsjson.NewObject()
+		o := wire.NewObject()
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" && k.ShortTag() != "!!int" {
@@ -387,7 +386,7 @@ func utf16Value(n *yaml.Node) (string, error) {
 		}
 		u[i] = uint16(x)
 	}
-	return jsstring.FromUTF16(u), nil
+	return wire.FromUTF16(u), nil
 }
 
 // Request returns the protocol request of the case (id 0: the client numbers requests).
@@ -403,7 +402,7 @@ func (w Want) Response() protocol.Response {
 	}
 	e := &protocol.Error{Code: w.Code}
 	if w.HasReads || w.HasLists {
-		e.Extra = jsjson.NewObject()
+		e.Extra = wire.NewObject()
 	}
 	if w.HasReads {
 		e.Extra.Set("reads", w.Reads)
@@ -428,7 +427,7 @@ func (w Want) Diff(got protocol.Response) string {
 			}
 			if v, ok := got.Err.Extra.Get(key); ok {
 				if e.Extra == nil {
-					e.Extra = jsjson.NewObject()
+					e.Extra = wire.NewObject()
 				}
 				e.Extra.Set(key, v)
 			}
@@ -458,17 +457,17 @@ func (f File) Features(c Case) []string {
 func hasLoneSurrogate(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return !jsstring.WellFormed(x)
+		return !wire.WellFormed(x)
 	case []any:
 		for _, e := range x {
 			if hasLoneSurrogate(e) {
 				return true
 			}
 		}
-	case *jsjson.Object:
+	case *wire.Object:
 		for _, k := range x.Keys() {
 			e, _ := x.Get(k)
-			if !jsstring.WellFormed(k) || hasLoneSurrogate(e) {
+			if !wire.WellFormed(k) || hasLoneSurrogate(e) {
 				return true
 			}
 		}
@@ -597,7 +596,7 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 	start := time.Now()
 	// A copy: the files are shared by every run of the process (Load), and an in-process
 	// handler may write to what it is given.
-	resp, err := c.Do(ctx, f.Op, jsjson.Clone(fc.Args).(*jsjson.Object))
+	resp, err := c.Do(ctx, f.Op, wire.Clone(fc.Args).(*wire.Object))
 	rc.Duration = time.Since(start)
 	if err != nil {
 		rc.Status = result.Error

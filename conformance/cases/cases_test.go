@@ -5,7 +5,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func TestMarshalParseRoundTrip(t *testing.T) {
@@ -36,7 +36,7 @@ func TestMarshalParseRoundTrip(t *testing.T) {
 
 func TestWantDiff(t *testing.T) {
 	w := cases.Want{Code: "SESSION_REFERENCE_READ_FAILED", Reads: a("a"), HasReads: true}
-	got := protocol.Response{Err: &protocol.Error{Code: "SESSION_REFERENCE_READ_FAILED", Message: "any", Extra: jsjson.NewObject().Set("reads", a("a"))}}
+	got := protocol.Response{Err: &protocol.Error{Code: "SESSION_REFERENCE_READ_FAILED", Message: "any", Extra: wire.NewObject().Set("reads", a("a"))}}
 	if d := w.Diff(got); d != "" {
 		t.Errorf("diff %s", d)
 	}

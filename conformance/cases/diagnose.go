@@ -7,8 +7,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // maxDiagnoseCalls bounds the extra calls one failing case may cost.
@@ -17,7 +16,7 @@ const maxDiagnoseCalls = 64
 // ChunkPart is one input of a chunked trap case: the case's request with the i-th part of
 // its query and of its one listed title.
 type ChunkPart struct {
-	Args         *jsjson.Object
+	Args         *wire.Object
 	Query, Title string
 }
 
@@ -27,14 +26,14 @@ type ChunkPart struct {
 // part of each. It returns nil when the case is not chunked. Both the fixture runner (to
 // name the first differing input of a failing case) and diff (to shrink a difference found
 // on the fixture corpus) read chunks through it.
-func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
+func ChunkParts(op string, args *wire.Object) []ChunkPart {
 	if op != protocol.OpCandidates || args == nil {
 		return nil
 	}
 	qv, _ := args.Get("query")
 	q, ok := qv.(string)
 	wv, _ := args.Get("world")
-	w, _ := wv.(*jsjson.Object)
+	w, _ := wv.(*wire.Object)
 	if !ok || w == nil {
 		return nil
 	}
@@ -42,7 +41,7 @@ func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
 	sessions, _ := sv.([]any)
 	ti := -1
 	for i, s := range sessions {
-		if so, ok := s.(*jsjson.Object); ok && so.Has("title") {
+		if so, ok := s.(*wire.Object); ok && so.Has("title") {
 			if ti >= 0 {
 				return nil // more than one titled session: not a chunked case
 			}
@@ -52,7 +51,7 @@ func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
 	if ti < 0 {
 		return nil
 	}
-	tv, _ := sessions[ti].(*jsjson.Object).Get("title")
+	tv, _ := sessions[ti].(*wire.Object).Get("title")
 	t, ok := tv.(string)
 	if !ok {
 		return nil
@@ -64,11 +63,11 @@ func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
 		}
 		out := make([]ChunkPart, len(qs))
 		for i := range qs {
-			single := jsjson.Clone(args).(*jsjson.Object)
+			single := wire.Clone(args).(*wire.Object)
 			single.Set("query", qs[i])
 			sw, _ := single.Get("world")
-			ss, _ := sw.(*jsjson.Object).Get("sessions")
-			ss.([]any)[ti].(*jsjson.Object).Set("title", ts[i])
+			ss, _ := sw.(*wire.Object).Get("sessions")
+			ss.([]any)[ti].(*wire.Object).Set("title", ts[i])
 			out[i] = ChunkPart{Args: single, Query: qs[i], Title: ts[i]}
 		}
 		return out
@@ -79,7 +78,7 @@ func ChunkParts(op string, args *jsjson.Object) []ChunkPart {
 // diagnose names the first input of a failing chunked trap case (ChunkParts) that the
 // adapter answers differently from the oracle (the embedded reference). It returns "" when
 // the case is not chunked or no single input differs.
-func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *jsjson.Object) string {
+func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *wire.Object) string {
 	if oracle == nil {
 		return ""
 	}
@@ -93,7 +92,7 @@ func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op
 			return ""
 		}
 		if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
-			return fmt.Sprintf("query %s (%s) against title %s", jsjson.Quote(p.Query), codePoints(p.Query), jsjson.Quote(p.Title))
+			return fmt.Sprintf("query %s (%s) against title %s", wire.Quote(p.Query), codePoints(p.Query), wire.Quote(p.Title))
 		}
 	}
 	return ""
@@ -103,7 +102,7 @@ func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op
 func codePoints(s string) string {
 	var parts []string
 	for len(s) > 0 {
-		r, n := jsstring.DecodeRune(s)
+		r, n := wire.DecodeRune(s)
 		parts = append(parts, fmt.Sprintf("U+%04X", r))
 		s = s[n:]
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // The fixtures that kill the mutants StrykerJS made of the published package and the kit's
@@ -107,7 +107,7 @@ func prepareStryker() gfile {
 
 func retentionStryker() gfile {
 	me := agent("me")
-	one := func(name, reqs string, budget int, ev ...*jsjson.Object) gcase {
+	one := func(name, reqs string, budget int, ev ...*wire.Object) gcase {
 		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x",
 			"references", refs(ref("s")), "config", o("maxReferenceBytes", budget)))
 	}

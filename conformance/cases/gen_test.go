@@ -6,7 +6,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -17,7 +17,7 @@ import (
 type gcase struct {
 	name     string
 	reqs     []string
-	args     *jsjson.Object
+	args     *wire.Object
 	profiles []string
 	traps    []string // spec/porting-traps.md ids the case is built to catch
 	lists    bool     // record a failed candidates' lists in want (see withLists)
@@ -28,7 +28,7 @@ type gfile struct {
 	cases    []gcase
 }
 
-func c(name string, reqs string, args *jsjson.Object) gcase {
+func c(name string, reqs string, args *wire.Object) gcase {
 	return gcase{name: name, reqs: strings.Fields(reqs), args: args}
 }
 
@@ -103,7 +103,7 @@ func uriDecode() gfile {
 }
 
 func mentionFormat() gfile {
-	f := func(name, reqs string, args *jsjson.Object) gcase { return c(name, reqs, args) }
+	f := func(name, reqs string, args *wire.Object) gcase { return c(name, reqs, args) }
 	return gfile{"mention-format.yaml", protocol.OpMentionFormat, []gcase{
 		f("plain-label", "SR-MENTION-1", o("sessionId", "s-1", "label", "Parser work")),
 		f("label-absent-uses-id", "SR-MENTION-2", o("sessionId", "s-1")),
@@ -186,7 +186,7 @@ func configFile() gfile {
 }
 
 // candWorld lists its sessions neither by creation time nor by rank.
-func candWorld() *jsjson.Object {
+func candWorld() *wire.Object {
 	return world(
 		sess("n1", cwd("/other"), created(5), title("Other")),
 		sess("n2", created(9), titleErr("title log unreadable")),
@@ -266,7 +266,7 @@ func candidatesFile() gfile {
 }
 
 // Prepare sources.
-func fullSource() *jsjson.Object {
+func fullSource() *wire.Object {
 	return sess("src-1", cwd("/repo"), created(100), events(
 		userMsg("old question"),
 		checkpointMsg("Summary: <b>fixed</b> the parser"),
@@ -277,7 +277,7 @@ func fullSource() *jsjson.Object {
 	))
 }
 
-func prepWorld() *jsjson.Object {
+func prepWorld() *wire.Object {
 	return world(
 		fullSource(),
 		sess("a", cwd("/a"), events(userMsg("hello from a"), asstMsg("hi a"))),
@@ -301,7 +301,7 @@ func prepareFile() gfile {
 		}
 		return c(name, reqs, args)
 	}
-	proj := func(name, reqs string, ev ...*jsjson.Object) gcase {
+	proj := func(name, reqs string, ev ...*wire.Object) gcase {
 		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x", "references", refs(ref("s"))))
 	}
 	return gfile{"prepare.yaml", protocol.OpPrepare, []gcase{
@@ -373,8 +373,8 @@ func prepareFile() gfile {
 }
 
 // seqWorld is one session per capturedThroughSeq, s0, s1 …, each with one message.
-func seqWorld(seqs ...float64) *jsjson.Object {
-	ss := make([]*jsjson.Object, len(seqs))
+func seqWorld(seqs ...float64) *wire.Object {
+	ss := make([]*wire.Object, len(seqs))
 	for i, seq := range seqs {
 		ss[i] = sess(fmt.Sprintf("s%d", i), surf(o("capturedThroughSeq", seq, "events", a(userMsg("u")))))
 	}
@@ -382,10 +382,10 @@ func seqWorld(seqs ...float64) *jsjson.Object {
 }
 
 // only keeps the sessions of w that rs names, so a case shows what it reads.
-func only(w *jsjson.Object, rs []any) *jsjson.Object {
+func only(w *wire.Object, rs []any) *wire.Object {
 	named := map[string]bool{}
 	for _, r := range rs {
-		if ro, ok := r.(*jsjson.Object); ok {
+		if ro, ok := r.(*wire.Object); ok {
 			if id, ok := ro.Get("sessionId"); ok {
 				if s, ok := id.(string); ok {
 					named[s] = true
@@ -394,12 +394,12 @@ func only(w *jsjson.Object, rs []any) *jsjson.Object {
 		}
 	}
 	list, _ := w.Get("sessions")
-	var kept []*jsjson.Object
+	var kept []*wire.Object
 	for _, s := range list.([]any) {
-		h, _ := s.(*jsjson.Object).Get("header")
-		id, _ := h.(*jsjson.Object).Get("id")
+		h, _ := s.(*wire.Object).Get("header")
+		id, _ := h.(*wire.Object).Get("id")
 		if named[id.(string)] {
-			kept = append(kept, s.(*jsjson.Object))
+			kept = append(kept, s.(*wire.Object))
 		}
 	}
 	return world(kept...)
@@ -411,13 +411,13 @@ func fixedSize(id, label string, roles ...string) int {
 	for i, r := range roles {
 		conv[i] = o("role", r, "text", "")
 	}
-	b, _ := jsjson.Marshal(o("sessionId", id, "label", label, "cwd", nil, "capturedThroughSeq", len(roles), "conversation", conv))
+	b, _ := wire.Marshal(o("sessionId", id, "label", label, "cwd", nil, "capturedThroughSeq", len(roles), "conversation", conv))
 	return len(b)
 }
 
 func retentionFile() gfile {
 	me := agent("me")
-	one := func(name, reqs string, budget int, ev ...*jsjson.Object) gcase {
+	one := func(name, reqs string, budget int, ev ...*wire.Object) gcase {
 		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x",
 			"references", refs(ref("s")), "config", o("maxReferenceBytes", budget)))
 	}

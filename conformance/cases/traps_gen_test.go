@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 )
 
@@ -68,8 +68,8 @@ func lowerChanges() []rune {
 
 // candidatesQuery is a candidates request whose one listed session (besides the agent) has
 // the given title, searched with query.
-func candidatesQuery(titles []string, query string) *jsjson.Object {
-	ss := []*jsjson.Object{sess("me")}
+func candidatesQuery(titles []string, query string) *wire.Object {
+	ss := []*wire.Object{sess("me")}
 	for i, t := range titles {
 		ss = append(ss, sess(fmt.Sprintf("t%d", i), title(t)))
 	}
@@ -296,7 +296,7 @@ func trapsURI() []gfile {
 	return []gfile{{"traps-uri-decode.yaml", protocol.OpURIDecode, cs}, {"traps-uri-encode.yaml", protocol.OpURIEncode, encodes}}
 }
 
-func num(text string) jsjson.Number { return jsjson.Number(text) }
+func num(text string) wire.Number { return wire.Number(text) }
 
 func trapsNumbers() gfile {
 	cfg := func(name, reqs string, v any, traps ...string) gcase {
@@ -359,7 +359,7 @@ func trapsStrings() []gfile {
 		{"crlf", strings.Repeat("ab\r\n", 8)},
 		{"zwj-family", "👨\u200d👩\u200d👧 and 🇫🇷"},
 	} {
-		size := jsstring.ByteLength(jsjson.Quote(t.text)) - 2
+		size := wire.ByteLength(wire.Quote(t.text)) - 2
 		cs = append(cs,
 			one("length-unit-"+t.name+"-fits", "SR-STR-3 SR-RET-1", oneFixed+size, t.text, "TRAP-STR-LENGTH-UNIT"),
 			one("length-unit-"+t.name+"-one-byte-short", "SR-STR-3 SR-RET-4", oneFixed+size-1, t.text, "TRAP-STR-LENGTH-UNIT"),
@@ -381,15 +381,15 @@ func trapsStrings() []gfile {
 	for extra := 28; extra < 40; extra++ {
 		cs = append(cs, one(fmt.Sprintf("bom-cuts-budget-plus-%02d", extra), "SR-RET-8", oneFixed+extra, boms, "TRAP-STR-BOM"))
 	}
-	cand := func(name, reqs string, w *jsjson.Object, ag *jsjson.Object, query string, traps ...string) gcase {
+	cand := func(name, reqs string, w *wire.Object, ag *wire.Object, query string, traps ...string) gcase {
 		args := o("world", w, "agent", ag)
 		if query != "" {
 			args.Set("query", query)
 		}
 		return c(name, reqs, args).trap(traps...)
 	}
-	t := func(ts ...string) *jsjson.Object {
-		ss := []*jsjson.Object{sess("me")}
+	t := func(ts ...string) *wire.Object {
+		ss := []*wire.Object{sess("me")}
 		for i, x := range ts {
 			ss = append(ss, sess(fmt.Sprintf("t%d", i), title(x)))
 		}
@@ -408,7 +408,7 @@ func trapsStrings() []gfile {
 		cand("cwd-equality-not-canonical", "SR-CAND-2", world(sess("me"), sess("n", cwd("/caf\u00e9")), sess("d", cwd("/cafe\u0301")), sess("none")), agentIn("me", "/cafe\u0301"), "", "TRAP-STR-EQUALITY"),
 		cand("self-id-not-canonical", "SR-CAND-1", world(sess("\u00e9"), sess("e\u0301"), sess("x")), agent("e\u0301"), "", "TRAP-STR-EQUALITY"),
 	)
-	prep := func(name, reqs string, w *jsjson.Object, ag *jsjson.Object, rs []any, traps ...string) gcase {
+	prep := func(name, reqs string, w *wire.Object, ag *wire.Object, rs []any, traps ...string) gcase {
 		return c(name, reqs, o("world", w, "agent", ag, "content", "x", "references", rs)).trap(traps...)
 	}
 	two := world(sess("\u00e9", events(userMsg("precomposed"))), sess("e\u0301", events(userMsg("decomposed"))))
@@ -423,7 +423,7 @@ func trapsStrings() []gfile {
 	return []gfile{{"traps-strings-prepare.yaml", protocol.OpPrepare, prepOnly(cs)}, {"traps-strings-candidates.yaml", protocol.OpCandidates, candOnly(cs)}}
 }
 
-func (g gcase) withConfig(cfg *jsjson.Object) gcase { g.args.Set("config", cfg); return g }
+func (g gcase) withConfig(cfg *wire.Object) gcase { g.args.Set("config", cfg); return g }
 
 // prepOnly and candOnly split a mixed list by the op its arguments are for.
 func prepOnly(cs []gcase) []gcase {
@@ -452,8 +452,8 @@ func trapsOrder() []gfile {
 	me := agentIn("me", "/repo")
 	// 40 sessions in a listing order unrelated to rank, id or creation time: a sort by rank
 	// alone that is not stable (introsort, pdqsort) reorders each rank's members.
-	mixed := func(n int) *jsjson.Object {
-		ss := []*jsjson.Object{sess("me", cwd("/repo"))}
+	mixed := func(n int) *wire.Object {
+		ss := []*wire.Object{sess("me", cwd("/repo"))}
 		for i := 0; i < n; i++ {
 			id := fmt.Sprintf("s%02d-%c", (i*37)%n, 'a'+rune(i%26))
 			opts := []opt{created((i * 7919) % 101)}
@@ -467,7 +467,7 @@ func trapsOrder() []gfile {
 		}
 		return world(ss...)
 	}
-	cand := func(name, reqs string, args *jsjson.Object, traps ...string) gcase {
+	cand := func(name, reqs string, args *wire.Object, traps ...string) gcase {
 		return c(name, reqs, args).trap(traps...)
 	}
 	cands := []gcase{
@@ -501,7 +501,7 @@ func trapsOrder() []gfile {
 	}
 	var cs []gcase
 	for i, perm := range [][]string{{"c", "a", "b"}, {"b", "c", "a"}, {"zz", "a", "c"}, {"c", "b", "a"}, {"a", "zz", "b"}, {"b", "a", "zz"}} {
-		var rs []*jsjson.Object
+		var rs []*wire.Object
 		for _, id := range perm {
 			rs = append(rs, ref(id))
 		}
@@ -535,4 +535,4 @@ func trapsOrder() []gfile {
 	return []gfile{{"traps-order-candidates.yaml", protocol.OpCandidates, cands}, {"traps-order-prepare.yaml", protocol.OpPrepare, cs}}
 }
 
-func nullTitle(s *jsjson.Object) *jsjson.Object { return s.Set("title", nil) }
+func nullTitle(s *wire.Object) *wire.Object { return s.Set("title", nil) }

@@ -6,8 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Marshal writes a fixture file in the kit's canonical YAML layout: block mappings and lists,
@@ -35,7 +34,7 @@ func Marshal(f File, header string) []byte {
 		}
 		b.WriteString("    args:")
 		writeValue(&b, c.Args, 6)
-		want := jsjson.NewObject()
+		want := wire.NewObject()
 		if c.Want.OK {
 			want.Set("result", c.Want.Result)
 		} else {
@@ -84,7 +83,7 @@ func plainOrQuoted(s string) string {
 func writeValue(b *strings.Builder, v any, indent int) {
 	pad := strings.Repeat(" ", indent)
 	switch x := v.(type) {
-	case *jsjson.Object:
+	case *wire.Object:
 		if x.Len() == 0 {
 			b.WriteString(" {}\n")
 			return
@@ -113,7 +112,7 @@ func writeValue(b *strings.Builder, v any, indent int) {
 		b.WriteString("\n")
 		for _, e := range x {
 			b.WriteString(pad + "-")
-			if o, ok := e.(*jsjson.Object); ok && o.Len() > 0 {
+			if o, ok := e.(*wire.Object); ok && o.Len() > 0 {
 				// First key on the dash line, the rest aligned under it.
 				var sub strings.Builder
 				writeValue(&sub, o, indent+2)
@@ -131,7 +130,7 @@ func writeValue(b *strings.Builder, v any, indent int) {
 func flat(list []any) bool {
 	for _, e := range list {
 		switch e.(type) {
-		case *jsjson.Object, []any:
+		case *wire.Object, []any:
 			return false
 		}
 	}
@@ -139,7 +138,7 @@ func flat(list []any) bool {
 }
 
 func key(k string) string {
-	if !jsstring.WellFormed(k) {
+	if !wire.WellFormed(k) {
 		panic("cases: a mapping key with a lone surrogate cannot be written")
 	}
 	return plainOrQuoted(k)
@@ -156,7 +155,7 @@ func scalar(v any) string {
 		return "false"
 	case float64:
 		return yamlNumber(x)
-	case jsjson.Number:
+	case wire.Number:
 		return "{" + NumberKey + ": " + quote(string(x)) + "}"
 	case string:
 		return quote(x)
@@ -167,7 +166,7 @@ func scalar(v any) string {
 // yamlNumber writes x as JavaScript does, with ".0" before an exponent: YAML 1.1 parsers
 // (PyYAML) read 1e+21 as a string, and 1.0e+21 as the same float YAML 1.2 parsers read.
 func yamlNumber(x float64) string {
-	s := jsjson.NumberString(x)
+	s := wire.NumberString(x)
 	if i := strings.IndexByte(s, 'e'); i >= 0 && !strings.Contains(s[:i], ".") {
 		s = s[:i] + ".0" + s[i:]
 	}
@@ -177,8 +176,8 @@ func yamlNumber(x float64) string {
 // quote writes a JavaScript string as a YAML double-quoted scalar that YAML 1.1 and 1.2
 // parsers read alike, or as {$utf16: […]} when it holds a lone surrogate.
 func quote(s string) string {
-	if !jsstring.WellFormed(s) {
-		units := jsstring.UTF16(s)
+	if !wire.WellFormed(s) {
+		units := wire.UTF16(s)
 		parts := make([]string, len(units))
 		for i, u := range units {
 			parts[i] = fmt.Sprintf("0x%04X", u)

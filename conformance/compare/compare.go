@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Plain converts a JSON value to comparable Go values: objects become map[string]any.
@@ -27,7 +27,7 @@ func Plain(v any) any {
 			out[i] = Plain(e)
 		}
 		return out
-	case *jsjson.Object:
+	case *wire.Object:
 		out := make(map[string]any, x.Len())
 		for _, k := range x.Keys() {
 			e, _ := x.Get(k)

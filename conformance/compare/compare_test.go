@@ -5,18 +5,18 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func ok(v any) protocol.Response { return protocol.Response{OK: true, Result: v} }
 
-func failed(code string, extra *jsjson.Object) protocol.Response {
+func failed(code string, extra *wire.Object) protocol.Response {
 	return protocol.Response{Err: &protocol.Error{Code: code, Message: "any", Extra: extra}}
 }
 
 func TestDiff(t *testing.T) {
-	obj := func(kv ...any) *jsjson.Object {
-		o := jsjson.NewObject()
+	obj := func(kv ...any) *wire.Object {
+		o := wire.NewObject()
 		for i := 0; i < len(kv); i += 2 {
 			o.Set(kv[i].(string), kv[i+1])
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // bridge answers the protocol with a Port: it reads each request into the port's Go types,
@@ -44,7 +44,7 @@ func protocolError(format string, args ...any) error {
 // withExtra is a failure whose error object carries more keys (a failed prepare's reads).
 type withExtra struct {
 	err   error
-	extra *jsjson.Object
+	extra *wire.Object
 }
 
 func (e *withExtra) Error() string { return e.err.Error() }
@@ -114,7 +114,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		if b.lone {
 			features = append(features, string(goport.FeatureLoneSurrogates))
 		}
-		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-port").
+		return wire.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-port").
 			Set("version", "conformancetest").Set("spec", b.profile).Set("features", features), nil
 	}
 	if !b.lone && hasLoneSurrogate(req.Args) {
@@ -159,9 +159,9 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		}
 		refs := make([]any, len(p.References))
 		for i, r := range p.References {
-			refs[i] = jsjson.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
+			refs[i] = wire.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
 		}
-		return jsjson.NewObject().Set("text", p.Text).Set("references", refs), nil
+		return wire.NewObject().Set("text", p.Text).Set("references", refs), nil
 	case protocol.OpConfig:
 		cfg, err := args.config()
 		if err != nil {
@@ -179,7 +179,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 	case protocol.OpHostSend:
 		return nil, cannot("host.send: the Go API has no host interface (feature host)")
 	}
-	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: "the Go API has no op " + jsjson.Quote(req.Op)}
+	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: "the Go API has no op " + wire.Quote(req.Op)}
 }
 
 // reader reads a request's arguments into Go types.
@@ -217,7 +217,7 @@ func (r reader) config() (goport.Config, error) {
 	if present && v == nil {
 		return goport.Config{}, cannot("config is null")
 	}
-	o, _ := v.(*jsjson.Object)
+	o, _ := v.(*wire.Object)
 	var c goport.Config
 	for _, f := range []struct {
 		key string
@@ -235,7 +235,7 @@ func (r reader) config() (goport.Config, error) {
 
 func (r reader) agent() (goport.Agent, error) {
 	av, _ := r.req.Arg("agent")
-	o, ok := av.(*jsjson.Object)
+	o, ok := av.(*wire.Object)
 	if !ok {
 		return goport.Agent{}, protocolError("agent is not an object")
 	}
@@ -267,7 +267,7 @@ func (r reader) references() ([]goport.Reference, error) {
 	}
 	refs := make([]goport.Reference, 0, len(list))
 	for i, e := range list {
-		o, ok := e.(*jsjson.Object)
+		o, ok := e.(*wire.Object)
 		if !ok {
 			return nil, cannot("references[%d] is %s, not an object", i, kind(e))
 		}
@@ -362,22 +362,22 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 		return nil, cannot("%s", why)
 	}
 	if err != nil {
-		return nil, &withExtra{err: err, extra: jsjson.NewObject().Set("lists", float64(c.world.q.Lists()))}
+		return nil, &withExtra{err: err, extra: wire.NewObject().Set("lists", float64(c.world.q.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, cd := range cands {
-		o := jsjson.NewObject().Set("sessionId", cd.SessionID).Set("label", cd.Label)
+		o := wire.NewObject().Set("sessionId", cd.SessionID).Set("label", cd.Label)
 		if cwd, ok := cd.CWD.Get(); ok {
 			o.Set("cwd", cwd)
 		}
 		list[i] = o.Set("createdAt", cd.CreatedAt)
 	}
-	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(c.world.q.TitleReads())), nil
+	return wire.NewObject().Set("candidates", list).Set("titleReads", anyStrings(c.world.q.TitleReads())), nil
 }
 
 func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	noReads := func(err error) error {
-		return &withExtra{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
+		return &withExtra{err: err, extra: wire.NewObject().Set("reads", []any{})}
 	}
 	refs, err := r.references()
 	if err != nil {
@@ -386,7 +386,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	content, hasContent := r.req.Arg("content")
 	var raw goport.Content
 	if hasContent {
-		if raw, err = jsjson.Marshal(content); err != nil {
+		if raw, err = wire.Marshal(content); err != nil {
 			return nil, cannot("content: %v", err)
 		}
 	}
@@ -424,14 +424,14 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 		return nil, cannot("%s", why)
 	}
 	if err != nil {
-		return nil, &withExtra{err: err, extra: jsjson.NewObject().Set("reads", anyStrings(reads))}
+		return nil, &withExtra{err: err, extra: wire.NewObject().Set("reads", anyStrings(reads))}
 	}
 	if p == nil {
 		return nil, errors.New("conformancetest: Prepare returned a nil *goport.Prepared and no error")
 	}
-	out := jsjson.NewObject()
+	out := wire.NewObject()
 	if hasContent {
-		v, err := jsjson.Parse(string(p.Content))
+		v, err := wire.Parse(string(p.Content))
 		if err != nil {
 			return nil, fmt.Errorf("conformancetest: the prepared content is not JSON: %v", err)
 		}
@@ -453,10 +453,10 @@ func position(order []string, id string) int {
 }
 
 // messageValue is the context message as the protocol carries it: without its id.
-func messageValue(m *goport.ContextMessage) *jsjson.Object {
+func messageValue(m *goport.ContextMessage) *wire.Object {
 	refs := make([]any, len(m.Source.References))
 	for i, r := range m.Source.References {
-		o := jsjson.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
+		o := wire.NewObject().Set("sessionId", r.SessionID).Set("label", r.Label)
 		if seq, ok := r.CapturedThroughSeq.Get(); ok {
 			o.Set("capturedThroughSeq", seq)
 		} else {
@@ -470,17 +470,17 @@ func messageValue(m *goport.ContextMessage) *jsjson.Object {
 			Set("truncated", r.Truncated).
 			Set("inputIndex", float64(r.InputIndex))
 	}
-	src := jsjson.NewObject().Set("kind", m.Source.Kind).Set("form", m.Source.Form).
+	src := wire.NewObject().Set("kind", m.Source.Kind).Set("form", m.Source.Form).
 		Set("version", float64(m.Source.Version)).Set("references", refs)
 	blocks := make([]any, len(m.Content))
 	for i, bl := range m.Content {
-		blocks[i] = jsjson.NewObject().Set("type", bl.Type).Set("text", bl.Text)
+		blocks[i] = wire.NewObject().Set("type", bl.Type).Set("text", bl.Text)
 	}
-	return jsjson.NewObject().Set("source", src).Set("content", blocks).Set("role", m.Role)
+	return wire.NewObject().Set("source", src).Set("content", blocks).Set("role", m.Role)
 }
 
-func configValue(c goport.EffectiveConfig) *jsjson.Object {
-	return jsjson.NewObject().Set("maxReferences", float64(c.MaxReferences)).
+func configValue(c goport.EffectiveConfig) *wire.Object {
+	return wire.NewObject().Set("maxReferences", float64(c.MaxReferences)).
 		Set("candidateLimit", float64(c.CandidateLimit)).
 		Set("maxReferenceBytes", float64(c.MaxReferenceBytes))
 }
@@ -509,7 +509,7 @@ func kind(v any) string {
 		return "a string"
 	case []any:
 		return "an array"
-	case *jsjson.Object:
+	case *wire.Object:
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
@@ -527,7 +527,7 @@ func hasLoneSurrogate(v any) bool {
 		}
 	case []any:
 		return slices.ContainsFunc(x, hasLoneSurrogate)
-	case *jsjson.Object:
+	case *wire.Object:
 		for _, k := range x.Keys() {
 			e, _ := x.Get(k)
 			if hasLoneSurrogate(k) || hasLoneSurrogate(e) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // recorder is a testing.TB that records what a check's subtest reports.
@@ -96,7 +96,7 @@ func TestEventConversion(t *testing.T) {
 		{`{"type":"user/message","data":{"content":[null],"source":{"kind":"user"}}}`, "content[0] is null", false, false},
 		{`{"type":"user/message","data":{"content":[],"source":"user"}}`, "source is a string", false, false},
 	} {
-		v, err := jsjson.Parse(tc.json)
+		v, err := wire.Parse(tc.json)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
@@ -94,7 +94,7 @@ func (w *world) ReadSurface(ctx context.Context, id string) (goport.Surface, err
 		if err != nil {
 			w.mu.Lock()
 			if w.why == "" {
-				w.why = fmt.Sprintf("session %s, surface event %d: %v", jsjson.Quote(id), i, err)
+				w.why = fmt.Sprintf("session %s, surface event %d: %v", wire.Quote(id), i, err)
 			}
 			w.mu.Unlock()
 			return goport.Surface{}, fmt.Errorf("conformancetest: %v", err)
@@ -109,7 +109,7 @@ func (w *world) ReadSurface(ctx context.Context, id string) (goport.Surface, err
 // is not an object, content that is not an array, a block that is not an object …), never
 // for one they can: an unknown type, a missing message or source.
 func event(v any) (goport.Event, error) {
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return goport.Event{}, fmt.Errorf("the event is %s, not an object", kind(v))
 	}
@@ -146,7 +146,7 @@ func event(v any) (goport.Event, error) {
 
 // get is o[key] for an object, nil otherwise.
 func get(v any, key string) any {
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return nil
 	}
@@ -158,7 +158,7 @@ func message(v any) (*goport.EventMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return nil, fmt.Errorf("the message is %s, not an object", kind(v))
 	}
@@ -171,7 +171,7 @@ func message(v any) (*goport.EventMessage, error) {
 		return nil, err
 	}
 	if sv := get(o, "source"); sv != nil {
-		so, ok := sv.(*jsjson.Object)
+		so, ok := sv.(*wire.Object)
 		if !ok {
 			return nil, fmt.Errorf("source is %s, not an object", kind(sv))
 		}
@@ -195,7 +195,7 @@ func message(v any) (*goport.EventMessage, error) {
 	}
 	m.Content = make([]goport.ContentBlock, len(blocks))
 	for i, b := range blocks {
-		bo, ok := b.(*jsjson.Object)
+		bo, ok := b.(*wire.Object)
 		if !ok {
 			return nil, fmt.Errorf("content[%d] is %s, not an object", i, kind(b))
 		}
@@ -210,7 +210,7 @@ func message(v any) (*goport.EventMessage, error) {
 }
 
 // optionalString reads a key that is a string or absent ("").
-func optionalString(o *jsjson.Object, key string) (string, error) {
+func optionalString(o *wire.Object, key string) (string, error) {
 	v, ok := o.Get(key)
 	if !ok {
 		return "", nil
@@ -230,5 +230,5 @@ func (emptyStore) ReadTitleSnapshots(_ context.Context, ids []string) ([]goport.
 	return nil, nil
 }
 func (emptyStore) ReadSurface(_ context.Context, id string) (goport.Surface, error) {
-	return goport.Surface{}, fmt.Errorf("session %s not found", jsjson.Quote(id))
+	return goport.Surface{}, fmt.Errorf("session %s not found", wire.Quote(id))
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // faulty answers hello as the reference does and misbehaves on every other op.
@@ -39,7 +39,7 @@ func (f *faulty) Handle(ctx context.Context, req protocol.Request) protocol.Resp
 
 func encode(ctx context.Context, t *testing.T, c *adapter.Client) error {
 	t.Helper()
-	_, err := c.Do(ctx, protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "a"))
+	_, err := c.Do(ctx, protocol.OpURIEncode, wire.NewObject().Set("sessionId", "a"))
 	return err
 }
 
@@ -71,7 +71,7 @@ func TestUnboundedHandlerRecoversPanics(t *testing.T) {
 	if adapter.KindOf(err) != adapter.KindExited || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("Call = %+v, %v; want a transport error naming the panic", resp, err)
 	}
-	resp, err = adapter.InProcess{H: &faulty{}}.Call(context.Background(), protocol.Request{ID: 2, Op: protocol.OpURIEncode, Args: jsjson.NewObject().Set("sessionId", "a")})
+	resp, err = adapter.InProcess{H: &faulty{}}.Call(context.Background(), protocol.Request{ID: 2, Op: protocol.OpURIEncode, Args: wire.NewObject().Set("sessionId", "a")})
 	if err != nil || !resp.OK || resp.Elapsed <= 0 {
 		t.Errorf("Call = %+v, %v; want an answer with its handler's time", resp, err)
 	}

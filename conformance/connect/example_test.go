@@ -8,7 +8,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Dial reaches a Go Handler the way it reaches an adapter command (Target.Command): with a
@@ -26,7 +26,7 @@ func ExampleDial() {
 		fmt.Println(err)
 		return
 	}
-	resp, err := c.Do(context.Background(), protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", "a"))
+	resp, err := c.Do(context.Background(), protocol.OpURIEncode, wire.NewObject().Set("sessionId", "a"))
 	fmt.Println(c.Hello.Spec, resp.Result, err, conn.Unusable() == "")
 	// Output: 0.0.1-rc.1 dsh-session:ImEi <nil> true
 }

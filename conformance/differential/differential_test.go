@@ -13,8 +13,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func buildBuggy(t *testing.T) string {
@@ -54,7 +53,7 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 	}
 	id, _ := d.Request.Args.Get("sessionId")
 	// Rapid drops pieces from the end of a string, not always from its start: a few units.
-	if s, ok := id.(string); !ok || len(jsstring.UTF16(s)) > 4 || !strings.ContainsAny(s, "<>&\u2028\u2029\ufffd") && jsstring.WellFormed(s) || d.Request.Args.Len() != 1 {
+	if s, ok := id.(string); !ok || len(wire.UTF16(s)) > 4 || !strings.ContainsAny(s, "<>&\u2028\u2029\ufffd") && wire.WellFormed(s) || d.Request.Args.Len() != 1 {
 		t.Errorf("not shrunk to a short id holding the culprit: %s", d.Request.Line())
 	}
 	if !strings.Contains(d.Diff, "Result") {
@@ -124,7 +123,7 @@ func (h ignoreK) Handle(ctx context.Context, req protocol.Request) protocol.Resp
 	if req.Op == protocol.OpCandidates {
 		if q, ok := req.Args.Get("query"); ok {
 			if s, ok := q.(string); ok && strings.Contains(s, "K") {
-				req.Args = jsjson.Clone(req.Args).(*jsjson.Object)
+				req.Args = wire.Clone(req.Args).(*wire.Object)
 				req.Args.Set("query", strings.ReplaceAll(s, "K", "X"))
 			}
 		}

@@ -5,13 +5,13 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Classify names the states a request reaches: here a mention whose escaped bracket leaves
 // the label unclosed, so only the bare URI after it is a reference.
 func ExampleClassify() {
-	req := protocol.Request{Op: protocol.OpMentionParse, Args: jsjson.NewObject().Set("text", `see @[a\](dsh-session:ImEi)`)}
+	req := protocol.Request{Op: protocol.OpMentionParse, Args: wire.NewObject().Set("text", `see @[a\](dsh-session:ImEi)`)}
 	for _, s := range differential.Classify(req, protocol.Response{OK: true}) {
 		fmt.Println(s)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
@@ -311,7 +311,7 @@ func worldOf(req protocol.Request) (w *sessionquerytest.World, agentID string, a
 	if err != nil {
 		return nil, "", nil, false
 	}
-	a, isObj := argValue(req, "agent").(*jsjson.Object)
+	a, isObj := argValue(req, "agent").(*wire.Object)
 	if !isObj {
 		return nil, "", nil, false
 	}
@@ -360,7 +360,7 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 	case qStr && q == "":
 		s.add("empty query")
 	}
-	if qStr && len(jsstring.UTF16(q)) == 1 && jsstring.IsSurrogate(rune(jsstring.UTF16(q)[0])) {
+	if qStr && len(wire.UTF16(q)) == 1 && wire.IsSurrogate(rune(wire.UTF16(q)[0])) {
 		s.add("query is half of a surrogate pair")
 	}
 	needle := jsstring.ToLower(q)
@@ -477,21 +477,21 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	code := errCode(b)
 	cancel := argValue(req, "cancel")
 	cfgV, cfgSet := req.Arg("config")
-	cfg, cfgErr := service.ConfigFromValue(jsjson.Arg{Set: cfgSet, Value: cfgV})
+	cfg, cfgErr := service.ConfigFromValue(wire.Arg{Set: cfgSet, Value: cfgV})
 	present := map[string]bool{}
 	if cfgErr != nil {
 		// The other errors are judged under the keys that are valid on their own.
 		present["invalid-config"] = true
 		cfg = service.DefaultConfig
-		if o, isObj := cfgV.(*jsjson.Object); isObj {
-			valid := jsjson.NewObject()
+		if o, isObj := cfgV.(*wire.Object); isObj {
+			valid := wire.NewObject()
 			for _, k := range o.Keys() {
 				v, _ := o.Get(k)
-				if _, err := service.ConfigFromValue(jsjson.Given(jsjson.NewObject().Set(k, v))); err == nil {
+				if _, err := service.ConfigFromValue(wire.Given(wire.NewObject().Set(k, v))); err == nil {
 					valid.Set(k, v)
 				}
 			}
-			if c, err := service.ConfigFromValue(jsjson.Given(valid)); err == nil {
+			if c, err := service.ConfigFromValue(wire.Given(valid)); err == nil {
 				cfg = c
 			}
 		}
@@ -504,7 +504,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	seen := map[string]string{}
 	var order []string
 	for _, e := range elems {
-		o, isObj := e.(*jsjson.Object)
+		o, isObj := e.(*wire.Object)
 		if !isObj {
 			present["invalid"] = true
 			continue
@@ -624,12 +624,12 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 		truncated int
 	}
 	msgSize := func(role retention.Role, text string) int {
-		return len(`{"role":"","text":}`) + len(role) + jsjson.StringSize(text, true)
+		return len(`{"role":"","text":}`) + len(role) + wire.StringSize(text, true)
 	}
 	var ms []*msg
 	for _, it := range items {
 		if !utf8.ValidString(it.Text) {
-			it.Text = jsstring.Normalize(it.Text)
+			it.Text = wire.Normalize(it.Text)
 		}
 		ms = append(ms, &msg{it: it, text: it.Text, size: msgSize(it.Role, it.Text)})
 	}
@@ -718,7 +718,7 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 		if len(m.it.Text) >= 1000 {
 			s.add("retention: huge message truncated")
 		}
-		if jsjson.StringSize(m.it.Text, true) >= len(m.it.Text)+len(m.it.Text)/4+2 {
+		if wire.StringSize(m.it.Text, true) >= len(m.it.Text)+len(m.it.Text)/4+2 {
 			s.add("retention: escape-heavy text truncated")
 		}
 		m.text, m.size = t.Text, msgSize(m.it.Role, t.Text)
@@ -731,7 +731,7 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 // traceCuts replays truncateWithNotice's bisection over the retained byte count and names
 // where its head and tail cuts fell: inside a character of some width, or before a BOM.
 func traceCuts(s stateSet, text string, maxBytes int) {
-	enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
 	total := len(enc)
 	if total <= maxBytes {
 		return

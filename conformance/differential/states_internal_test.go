@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 )
 
@@ -17,7 +17,7 @@ func TestFitsAtIsTheReferenceBisection(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		text := rapid.StringOf(rapid.SampledFrom([]rune{'a', 'é', '€', '😀', '\ufeff', '<'})).Draw(t, "text")
 		maxBytes := rapid.IntRange(0, len(text)+2).Draw(t, "maxBytes")
-		enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+		enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
 		want := retention.Truncate(text, maxBytes)
 		if len(enc) <= maxBytes {
 			return

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 var coverageSeeds = flag.Int("coverage.seeds", 1, "number of fixed rapid seeds TestDefaultRunReachesEveryState runs (5 for the full set)")
@@ -69,7 +69,7 @@ func contains(list []string, s string) bool {
 // Classify names states from what it reads in the request: a few requests with known states.
 func TestClassify(t *testing.T) {
 	parse := func(text string) protocol.Request {
-		return protocol.Request{Op: protocol.OpMentionParse, Args: jsjson.NewObject().Set("text", text)}
+		return protocol.Request{Op: protocol.OpMentionParse, Args: wire.NewObject().Set("text", text)}
 	}
 	for _, c := range []struct {
 		req  protocol.Request
@@ -101,10 +101,10 @@ func TestClassify(t *testing.T) {
 func TestClassifyAnyRequest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		op := rapid.SampledFrom([]string{protocol.OpMentionParse, protocol.OpCandidates, protocol.OpPrepare}).Draw(t, "op")
-		args := jsjson.NewObject()
+		args := wire.NewObject()
 		for _, k := range []string{"text", "world", "agent", "references", "config", "limit", "query", "cancel"} {
 			if rapid.Bool().Draw(t, k+"?") {
-				args.Set(k, rapid.SampledFrom([]any{nil, "x", 1.0, []any{nil}, jsjson.NewObject()}).Draw(t, k))
+				args.Set(k, rapid.SampledFrom([]any{nil, "x", 1.0, []any{nil}, wire.NewObject()}).Draw(t, k))
 			}
 		}
 		differential.Classify(protocol.Request{Op: op, Args: args}, protocol.Response{})

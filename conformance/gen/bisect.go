@@ -1,8 +1,7 @@
 package gen
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 )
 
@@ -11,7 +10,7 @@ import (
 // The fit is not monotone in the count (a cut that drops a BOM, a notice one digit shorter),
 // so the two part ways at some budgets: the partition RetentionNotBestFit aims at.
 func BisectionNotBestFit(text string, maxBytes int) bool {
-	enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
 	if len(enc) <= maxBytes || maxBytes > 20000 {
 		return false
 	}
@@ -66,7 +65,7 @@ func isBOM(b []byte) bool { return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB &
 // bestFitTruncate is truncateWithNotice with the largest fitting count instead of the
 // bisection's: the mistake RetentionNotBestFit's budgets expose.
 func bestFitTruncate(text string, maxBytes int) string {
-	enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
 	if len(enc) <= maxBytes {
 		return text
 	}
@@ -89,11 +88,11 @@ func bestFitTruncate(text string, maxBytes int) string {
 // serialized size is base plus its text's; trunc truncates the original text to a target.
 func retainOne(text string, base, budget int, trunc func(string, int) string) (string, bool) {
 	cur := text
-	for base+jsjson.StringSize(cur, true) > budget {
+	for base+wire.StringSize(cur, true) > budget {
 		if cur == "" {
 			return "", false
 		}
-		target := max(0, len(cur)-(base+jsjson.StringSize(cur, true)-budget))
+		target := max(0, len(cur)-(base+wire.StringSize(cur, true)-budget))
 		next := trunc(text, target)
 		if next == cur {
 			return "", false

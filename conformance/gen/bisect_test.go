@@ -5,13 +5,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 )
 
 // bisectTruncate is truncateWithNotice built on headTailFits.
 func bisectTruncate(text string, maxBytes int) string {
-	enc := []byte(jsstring.ToWellFormed(jsstring.Normalize(text)))
+	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
 	if len(enc) <= maxBytes {
 		return text
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
 // CorpusRequest is one request of the fixture corpus and the fixture case it comes from.
@@ -71,7 +71,7 @@ func Corpus(op string, o Options, profile string) []CorpusRequest {
 			continue
 		}
 		r := e.CorpusRequest
-		r.Request.Args = jsjson.Clone(r.Request.Args).(*jsjson.Object)
+		r.Request.Args = wire.Clone(r.Request.Args).(*wire.Object)
 		r.Traps, r.Requirements = slices.Clone(r.Traps), slices.Clone(r.Requirements)
 		out = append(out, r)
 	}

@@ -12,8 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
@@ -38,7 +37,7 @@ var hostile = []string{
 // String draws a JavaScript string (WTF-8) rich in hostile pieces.
 func String(t *rapid.T, label string, o Options, maxPieces int) string {
 	n := rapid.IntRange(0, maxPieces).Draw(t, label+".pieces")
-	var b jsstring.Builder
+	var b wire.Builder
 	for i := 0; i < n; i++ {
 		switch rapid.IntRange(0, 11).Draw(t, label+".kind") {
 		case 10, 11: // a porting trap (traps.go) in every string position
@@ -131,7 +130,7 @@ var wellFormedNonCanonicalJSON = slices.DeleteFunc(slices.Clone(nonCanonicalJSON
 // Text draws message text mixing prose, well-formed mentions, bare URIs and broken mentions.
 func Text(t *rapid.T, label string, o Options) string {
 	n := rapid.IntRange(0, 5).Draw(t, label+".parts")
-	var b jsstring.Builder
+	var b wire.Builder
 	for i := 0; i < n; i++ {
 		switch rapid.IntRange(0, 8).Draw(t, label+".part") {
 		case 0, 1:
@@ -194,7 +193,7 @@ var numberEdges = []float64{
 
 // must marshals a JSON value built here.
 func must(v any) any {
-	if _, err := jsjson.Marshal(v); err != nil {
+	if _, err := wire.Marshal(v); err != nil {
 		panic(fmt.Sprintf("gen: %v", err))
 	}
 	return v
@@ -205,7 +204,7 @@ func Request(t *rapid.T, op string, o Options) protocol.Request {
 	if op == protocol.OpHostSend {
 		return HostSend(t, o)
 	}
-	args := jsjson.NewObject()
+	args := wire.NewObject()
 	switch op {
 	case protocol.OpURIEncode:
 		args.Set("sessionId", String(t, "sessionId", o, 6))
@@ -267,10 +266,10 @@ func Request(t *rapid.T, op string, o Options) protocol.Request {
 	default:
 		panic("gen: no generator for op " + op)
 	}
-	return protocol.Request{Op: op, Args: must(args).(*jsjson.Object)}
+	return protocol.Request{Op: op, Args: must(args).(*wire.Object)}
 }
 
-func setCancel(t *rapid.T, args *jsjson.Object) {
+func setCancel(t *rapid.T, args *wire.Object) {
 	switch rapid.IntRange(0, 9).Draw(t, "cancel") {
 	case 0:
 		args.Set("cancel", protocol.CancelBefore)

@@ -4,8 +4,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
@@ -17,7 +16,7 @@ import (
 func HostSend(t *rapid.T, o Options) protocol.Request {
 	w := World(t, "world", o)
 	agent := Agent(t, "agent", o)
-	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent).
+	args := wire.NewObject().Set("world", w.Value()).Set("agent", agent).
 		Set("running", rapid.Bool().Draw(t, "running")).Set("text", hostText(t, w, agent, o))
 	if rapid.IntRange(0, 2).Draw(t, "config?") == 0 {
 		args.Set("config", BudgetConfig(t, "config"))
@@ -27,7 +26,7 @@ func HostSend(t *rapid.T, o Options) protocol.Request {
 		list := make([]any, 0, n)
 		for i := 0; i < n; i++ {
 			id := rapid.SampledFrom(w.Sessions).Draw(t, "mutated").Header.ID
-			m := jsjson.NewObject()
+			m := wire.NewObject()
 			switch rapid.IntRange(0, 2).Draw(t, "mutation") {
 			case 0:
 				m.Set("op", "append").Set("sessionId", id).Set("events", Events(t, "appended", o))
@@ -43,13 +42,13 @@ func HostSend(t *rapid.T, o Options) protocol.Request {
 		}
 		args.Set("mutations", list)
 	}
-	return protocol.Request{Op: protocol.OpHostSend, Args: must(args).(*jsjson.Object)}
+	return protocol.Request{Op: protocol.OpHostSend, Args: must(args).(*wire.Object)}
 }
 
 // hostText draws message text whose mentions mostly name sessions of the world.
-func hostText(t *rapid.T, w *sessionquerytest.World, agent *jsjson.Object, o Options) string {
+func hostText(t *rapid.T, w *sessionquerytest.World, agent *wire.Object, o Options) string {
 	n := rapid.IntRange(0, 4).Draw(t, "textParts")
-	var b jsstring.Builder
+	var b wire.Builder
 	for i := 0; i < n; i++ {
 		switch k := rapid.IntRange(0, 5).Draw(t, "textPart"); {
 		case k < 3 && len(w.Sessions) > 0:

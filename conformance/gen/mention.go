@@ -3,7 +3,7 @@ package gen
 import (
 	"pgregory.net/rapid"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
@@ -18,7 +18,7 @@ import (
 // and non-canonical payloads (which fail the whole parse, so they come rarely).
 func MentionText(t *rapid.T, o Options) string {
 	n := rapid.IntRange(1, 6).Draw(t, "fragments")
-	var b jsstring.Builder
+	var b wire.Builder
 	for i := 0; i < n; i++ {
 		b.WriteString(mentionFragment(t, o))
 	}

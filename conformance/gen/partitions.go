@@ -4,7 +4,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
@@ -59,7 +59,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 			h.CWD = &c
 		}
 		if rapid.IntRange(0, 3).Draw(t, "deep.extra?") == 0 {
-			h.Extra = jsjson.NewObject().Set("version", 1.0).Set("parentSession", nil).Set("title", nil)
+			h.Extra = wire.NewObject().Set("version", 1.0).Set("parentSession", nil).Set("title", nil)
 		}
 		s := sessionquerytest.WorldSession{Header: h}
 		switch rapid.IntRange(0, 5).Draw(t, "deep.title") {
@@ -86,11 +86,11 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		e := "listing failed"
 		w.ListError = &e
 	}
-	agent := jsjson.NewObject().Set("id", rapid.SampledFrom([]string{"agent", "s-1", "S-1"}).Draw(t, "deep.agent"))
+	agent := wire.NewObject().Set("id", rapid.SampledFrom([]string{"agent", "s-1", "S-1"}).Draw(t, "deep.agent"))
 	if rapid.Bool().Draw(t, "deep.agentCwd?") {
 		agent.Set("cwd", agentCWD)
 	}
-	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent)
+	args := wire.NewObject().Set("world", w.Value()).Set("agent", agent)
 	switch rapid.IntRange(0, 6).Draw(t, "deep.query") {
 	case 6:
 		if caseTrap != "" {
@@ -125,8 +125,8 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 				astral = []rune{'😀'}
 			}
 			r := rapid.SampledFrom(astral).Draw(t, "deep.astral")
-			u := jsstring.UTF16(string(r))
-			var b jsstring.Builder
+			u := wire.UTF16(string(r))
+			var b wire.Builder
 			b.WriteUnit(u[rapid.IntRange(0, 1).Draw(t, "deep.half")])
 			args.Set("query", b.String())
 			break
@@ -145,7 +145,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		}
 	}
 	setCancel(t, args)
-	return protocol.Request{Op: protocol.OpCandidates, Args: must(args).(*jsjson.Object)}
+	return protocol.Request{Op: protocol.OpCandidates, Args: must(args).(*wire.Object)}
 }
 
 // Prepare conditions: each is an error (or a non-error branch) PreparePrecedence can plant in
@@ -186,9 +186,9 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 	}
 	w := &sessionquerytest.World{}
 	readable := func(id string, big bool) {
-		events := []any{userMessage(1, []any{textBlock("hello " + id)}, jsjson.NewObject().Set("kind", "user"))}
+		events := []any{userMessage(1, []any{textBlock("hello " + id)}, wire.NewObject().Set("kind", "user"))}
 		if big {
-			events = append(events, userMessage(2, []any{textBlock(plainText(t, 400, o))}, jsjson.NewObject().Set("kind", "user")))
+			events = append(events, userMessage(2, []any{textBlock(plainText(t, 400, o))}, wire.NewObject().Set("kind", "user")))
 		}
 		seq := 1.0
 		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{
@@ -196,7 +196,7 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			Surface: &sessionquery.Surface{Events: events, CapturedThroughSeq: &seq},
 		})
 	}
-	ref := func(id string) *jsjson.Object { return jsjson.NewObject().Set("sessionId", id) }
+	ref := func(id string) *wire.Object { return wire.NewObject().Set("sessionId", id) }
 	var refs []any
 	if !conds[condEmptyRefs] {
 		for i, n := 0, rapid.IntRange(1, 3).Draw(t, "validRefs"); i < n; i++ {
@@ -209,9 +209,9 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 		i := rapid.IntRange(0, len(refs)).Draw(t, "at")
 		refs = append(refs[:i], append([]any{e}, refs[i:]...)...)
 	}
-	config := jsjson.NewObject()
+	config := wire.NewObject()
 	if conds[condInvalid] {
-		insert(rapid.SampledFrom([]any{nil, "s-1", 1.0, []any{}, jsjson.NewObject(), ref("s-1").Set("label", 2.0), jsjson.NewObject().Set("sessionId", nil)}).Draw(t, "invalidElem"))
+		insert(rapid.SampledFrom([]any{nil, "s-1", 1.0, []any{}, wire.NewObject(), ref("s-1").Set("label", 2.0), wire.NewObject().Set("sessionId", nil)}).Draw(t, "invalidElem"))
 	}
 	if conds[condSelf] {
 		insert(ref("agent"))
@@ -241,9 +241,9 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 		config.Set("maxReferenceBytes", float64(rapid.IntRange(140, 300).Draw(t, "budgetBytes")))
 	}
 	if conds[condDupLabel] && len(refs) > 0 {
-		if first, ok := refs[0].(*jsjson.Object); ok {
+		if first, ok := refs[0].(*wire.Object); ok {
 			id, _ := first.Get("sessionId")
-			insert(jsjson.NewObject().Set("sessionId", id).Set("label", String(t, "dupLabel", o, 2)))
+			insert(wire.NewObject().Set("sessionId", id).Set("label", String(t, "dupLabel", o, 2)))
 		}
 	}
 	if conds[condDupBad] {
@@ -259,7 +259,7 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 	// The small sources exist when referenced, so a shrunk request holds only those.
 	for _, id := range []string{"s-1", "s-2", "s-3", "s-4"} {
 		for _, e := range refs {
-			if r, ok := e.(*jsjson.Object); ok {
+			if r, ok := e.(*wire.Object); ok {
 				if v, _ := r.Get("sessionId"); v == id {
 					readable(id, false)
 					break
@@ -267,7 +267,7 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			}
 		}
 	}
-	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", jsjson.NewObject().Set("id", "agent")).
+	args := wire.NewObject().Set("world", w.Value()).Set("agent", wire.NewObject().Set("id", "agent")).
 		Set("content", Content(t, "content", o)).Set("references", refs)
 	if len(config.Keys()) > 0 {
 		args.Set("config", config)
@@ -278,5 +278,5 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 	case conds[condCancelRd]:
 		args.Set("cancel", protocol.CancelDuringRead)
 	}
-	return protocol.Request{Op: protocol.OpPrepare, Args: must(args).(*jsjson.Object)}
+	return protocol.Request{Op: protocol.OpPrepare, Args: must(args).(*wire.Object)}
 }

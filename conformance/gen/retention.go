@@ -6,8 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
@@ -97,7 +96,7 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 			surf.CapturedThroughSeq = &seq
 		}
 		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: h, Surface: &surf})
-		ref := jsjson.NewObject().Set("sessionId", id)
+		ref := wire.NewObject().Set("sessionId", id)
 		label := id
 		if rapid.IntRange(0, 2).Draw(t, "labelled?") == 0 {
 			label = String(t, "label", o, 3)
@@ -111,12 +110,12 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 	if part == RetentionNotBestFit {
 		budget = notBestFitBudget(t, w.Sessions[0].Surface.Events, fixed, full, budget)
 	}
-	args := jsjson.NewObject().Set("world", w.Value()).
-		Set("agent", jsjson.NewObject().Set("id", "agent")).
+	args := wire.NewObject().Set("world", w.Value()).
+		Set("agent", wire.NewObject().Set("id", "agent")).
 		Set("content", []any{textBlock("see @src")}).
 		Set("references", refs).
-		Set("config", jsjson.NewObject().Set("maxReferenceBytes", float64(budget)))
-	return protocol.Request{Op: protocol.OpPrepare, Args: must(args).(*jsjson.Object)}
+		Set("config", wire.NewObject().Set("maxReferenceBytes", float64(budget)))
+	return protocol.Request{Op: protocol.OpPrepare, Args: must(args).(*wire.Object)}
 }
 
 // sourceSizes returns the serialized size of a source with an empty conversation and with its
@@ -229,15 +228,15 @@ func retentionEvents(t *rapid.T, part string, o Options) []any {
 		seq := float64(i + 1)
 		switch {
 		case checkpoint[i]:
-			src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
+			src := wire.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
 			events = append(events, userMessage(seq, []any{textBlock(s)}, src))
 		case rapid.Bool().Draw(t, "assistant?"):
-			msg := jsjson.NewObject().Set("id", "m").Set("role", "assistant").
-				Set("content", []any{textBlock(s)}).Set("source", jsjson.NewObject().Set("kind", "model"))
-			events = append(events, jsjson.NewObject().Set("type", "assistant/message").Set("seq", seq).
-				Set("data", jsjson.NewObject().Set("message", msg)))
+			msg := wire.NewObject().Set("id", "m").Set("role", "assistant").
+				Set("content", []any{textBlock(s)}).Set("source", wire.NewObject().Set("kind", "model"))
+			events = append(events, wire.NewObject().Set("type", "assistant/message").Set("seq", seq).
+				Set("data", wire.NewObject().Set("message", msg)))
 		default:
-			events = append(events, userMessage(seq, []any{textBlock(s)}, jsjson.NewObject().Set("kind", "user")))
+			events = append(events, userMessage(seq, []any{textBlock(s)}, wire.NewObject().Set("kind", "user")))
 		}
 	}
 	return events
@@ -258,7 +257,7 @@ func plainText(t *rapid.T, n int, o Options) string {
 
 // escapeHeavy is about n bytes, most of them JSON-escaped.
 func escapeHeavy(t *rapid.T, n int, o Options) string {
-	var b jsstring.Builder
+	var b wire.Builder
 	for b.Len() < n {
 		switch rapid.IntRange(0, 4).Draw(t, "esc.kind") {
 		case 0:
@@ -275,7 +274,7 @@ func escapeHeavy(t *rapid.T, n int, o Options) string {
 // widthText is a run of characters of one UTF-8 width (or mixed), after an ASCII prefix of
 // drawn length, so the cuts land at every offset inside a character.
 func widthText(t *rapid.T, o Options) string {
-	var b jsstring.Builder
+	var b wire.Builder
 	b.WriteString(strings.Repeat("a", rapid.IntRange(0, 7).Draw(t, "width.prefix")))
 	// The last sets mix widths with BOMs: where a cut drops a BOM the fit is not monotone in
 	// the retained count, so the seed's bisection and a best-fit search part ways.
@@ -325,7 +324,7 @@ func notBestFitBudget(t *rapid.T, events []any, fixed, full, dflt int) int {
 		return dflt
 	}
 	text := items[0].Text
-	base := full - jsjson.StringSize(text, true) // the source's size without the text
+	base := full - wire.StringSize(text, true) // the source's size without the text
 	bisect := func(s string, n int) string { return retention.Truncate(s, n).Text }
 	var budgets []int
 	for budget := fixed + 1; budget < full; budget++ {
@@ -343,7 +342,7 @@ func notBestFitBudget(t *rapid.T, events []any, fixed, full, dflt int) int {
 
 // bomText places BOMs where the head or the tail of a truncation may start.
 func bomText(t *rapid.T, o Options) string {
-	var b jsstring.Builder
+	var b wire.Builder
 	if rapid.IntRange(0, 2).Draw(t, "bom.head?") > 0 {
 		b.WriteString("\ufeff")
 	}

@@ -3,7 +3,7 @@ package gen
 import (
 	"pgregory.net/rapid"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
@@ -67,8 +67,8 @@ func World(t *rapid.T, label string, o Options) *sessionquerytest.World {
 func Events(t *rapid.T, label string, o Options) []any {
 	// A slice generator, not a drawn count and a loop: rapid's shrinker deletes elements
 	// of a slice, so a shrunk surface keeps only the events that matter.
-	ev := rapid.Custom(func(t *rapid.T) *jsjson.Object { return event(t, label, o) })
-	var list []*jsjson.Object
+	ev := rapid.Custom(func(t *rapid.T) *wire.Object { return event(t, label, o) })
+	var list []*wire.Object
 	if rapid.IntRange(0, 9).Draw(t, label+".long?") == 9 {
 		list = rapid.SliceOfN(ev, 20, 80).Draw(t, label+".longEvents")
 	} else {
@@ -82,43 +82,43 @@ func Events(t *rapid.T, label string, o Options) []any {
 }
 
 // event draws one surface event; Events numbers them.
-func event(t *rapid.T, label string, o Options) *jsjson.Object {
+func event(t *rapid.T, label string, o Options) *wire.Object {
 	const seq = 0.0
 	switch rapid.IntRange(0, 9).Draw(t, label+".type") {
 	case 0, 1, 2:
-		return userMessage(seq, blocks(t, label, o), jsjson.NewObject().Set("kind", "user"))
+		return userMessage(seq, blocks(t, label, o), wire.NewObject().Set("kind", "user"))
 	case 3:
-		src := jsjson.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
+		src := wire.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
 		return userMessage(seq, blocks(t, label, o), src)
 	case 4:
-		src := rapid.SampledFrom([]*jsjson.Object{
-			jsjson.NewObject().Set("kind", "plugin").Set("plugin", "other"),
-			jsjson.NewObject().Set("kind", "context"),
-			jsjson.NewObject().Set("kind", "session-reference"),
-			jsjson.NewObject().Set("kind", "plugin"),
+		src := rapid.SampledFrom([]*wire.Object{
+			wire.NewObject().Set("kind", "plugin").Set("plugin", "other"),
+			wire.NewObject().Set("kind", "context"),
+			wire.NewObject().Set("kind", "session-reference"),
+			wire.NewObject().Set("kind", "plugin"),
 		}).Draw(t, label+".source")
 		return userMessage(seq, blocks(t, label, o), src)
 	case 5, 6, 7:
-		msg := jsjson.NewObject().Set("id", "m").Set("role", "assistant").
-			Set("content", blocks(t, label, o)).Set("source", jsjson.NewObject().Set("kind", "model"))
-		return jsjson.NewObject().Set("type", "assistant/message").Set("seq", seq).
-			Set("data", jsjson.NewObject().Set("message", msg))
+		msg := wire.NewObject().Set("id", "m").Set("role", "assistant").
+			Set("content", blocks(t, label, o)).Set("source", wire.NewObject().Set("kind", "model"))
+		return wire.NewObject().Set("type", "assistant/message").Set("seq", seq).
+			Set("data", wire.NewObject().Set("message", msg))
 	default:
-		res := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").
+		res := wire.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").
 			Set("content", []any{textBlock(String(t, label+".tool", o, 3))})
-		msg := jsjson.NewObject().Set("role", "user").Set("content", []any{res}).
-			Set("source", jsjson.NewObject().Set("kind", "tool").Set("callId", "c1"))
-		return jsjson.NewObject().Set("type", "tool/result").Set("seq", seq).
-			Set("data", jsjson.NewObject().Set("message", msg))
+		msg := wire.NewObject().Set("role", "user").Set("content", []any{res}).
+			Set("source", wire.NewObject().Set("kind", "tool").Set("callId", "c1"))
+		return wire.NewObject().Set("type", "tool/result").Set("seq", seq).
+			Set("data", wire.NewObject().Set("message", msg))
 	}
 }
 
-func userMessage(seq float64, content []any, source *jsjson.Object) *jsjson.Object {
-	data := jsjson.NewObject().Set("id", "m").Set("role", "user").Set("content", content).Set("source", source)
-	return jsjson.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", data)
+func userMessage(seq float64, content []any, source *wire.Object) *wire.Object {
+	data := wire.NewObject().Set("id", "m").Set("role", "user").Set("content", content).Set("source", source)
+	return wire.NewObject().Set("type", "user/message").Set("seq", seq).Set("data", data)
 }
 
-func textBlock(s string) *jsjson.Object { return jsjson.NewObject().Set("type", "text").Set("text", s) }
+func textBlock(s string) *wire.Object { return wire.NewObject().Set("type", "text").Set("text", s) }
 
 func blocks(t *rapid.T, label string, o Options) []any {
 	n := rapid.IntRange(0, 3).Draw(t, label+".blocks")
@@ -126,9 +126,9 @@ func blocks(t *rapid.T, label string, o Options) []any {
 	for i := 0; i < n; i++ {
 		switch rapid.IntRange(0, 7).Draw(t, label+".block") {
 		case 0:
-			out = append(out, jsjson.NewObject().Set("type", "reasoning").Set("text", String(t, label+".reasoning", o, 3)))
+			out = append(out, wire.NewObject().Set("type", "reasoning").Set("text", String(t, label+".reasoning", o, 3)))
 		case 1:
-			out = append(out, jsjson.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", "read").Set("arguments", "{}"))
+			out = append(out, wire.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", "read").Set("arguments", "{}"))
 		case 2:
 			// A long text, so budgets force truncation.
 			out = append(out, textBlock(String(t, label+".long", o, 60)))
@@ -140,8 +140,8 @@ func blocks(t *rapid.T, label string, o Options) []any {
 }
 
 // Agent draws the target agent: an id from the pool (so self-references happen) and a cwd.
-func Agent(t *rapid.T, label string, o Options) *jsjson.Object {
-	a := jsjson.NewObject().Set("id", ID(t, label+".id", o))
+func Agent(t *rapid.T, label string, o Options) *wire.Object {
+	a := wire.NewObject().Set("id", ID(t, label+".id", o))
 	if rapid.IntRange(0, 3).Draw(t, label+".cwd?") > 0 {
 		a.Set("cwd", rapid.SampledFrom(cwdPool).Draw(t, label+".cwd"))
 	}
@@ -199,7 +199,7 @@ func upper(s string) string {
 // reader may see floats (spec/porting-traps.md, TRAP-TYPE-INTEGRAL-FLOAT).
 func Limit(t *rapid.T, label string) any {
 	return rapid.SampledFrom([]any{1.0, 2.0, 3.0, 50.0, 0.0, -1.0, 2.5, "3", nil, 1e300, float64(1 << 53), true,
-		jsjson.Number("2.0"), jsjson.Number("1e1"), jsjson.Number("-0"), jsjson.Number("0.5e1")}).Draw(t, label)
+		wire.Number("2.0"), wire.Number("1e1"), wire.Number("-0"), wire.Number("0.5e1")}).Draw(t, label)
 }
 
 // Config draws a configuration object whose keys may be absent, null, valid or invalid, some
@@ -208,7 +208,7 @@ func Config(t *rapid.T, label string) any {
 	if rapid.IntRange(0, 12).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "x", 3.0, []any{}}).Draw(t, label+".odd")
 	}
-	c := jsjson.NewObject()
+	c := wire.NewObject()
 	for _, k := range []string{"maxReferences", "candidateLimit", "maxReferenceBytes"} {
 		switch rapid.IntRange(0, 7).Draw(t, label+"."+k) {
 		case 7: // the key's own bounds: one past the maximum, the largest safe integer
@@ -218,7 +218,7 @@ func Config(t *rapid.T, label string) any {
 			c.Set(k, nil)
 		case 4:
 			c.Set(k, rapid.SampledFrom([]any{0.0, -1.0, 2.5, "3", true, 4.0, 1e300, float64(1<<53 - 1), float64(1 << 53),
-				jsjson.Number("2.0"), jsjson.Number("1E0"), jsjson.Number("-0.0"), jsjson.Number("3.00")}).Draw(t, label+".bad"))
+				wire.Number("2.0"), wire.Number("1E0"), wire.Number("-0.0"), wire.Number("3.00")}).Draw(t, label+".bad"))
 		default:
 			c.Set(k, float64(rapid.IntRange(1, 3).Draw(t, label+".good")))
 		}
@@ -237,7 +237,7 @@ var configBounds = map[string][]any{
 // BudgetConfig draws a configuration for prepare: mostly a small byte budget, so drops and
 // truncation happen, near the fixed-field size as often as not.
 func BudgetConfig(t *rapid.T, label string) any {
-	c := jsjson.NewObject()
+	c := wire.NewObject()
 	if rapid.IntRange(0, 9).Draw(t, label+".bad?") == 0 {
 		return Config(t, label)
 	}
@@ -259,7 +259,7 @@ func Content(t *rapid.T, label string, o Options) any {
 }
 
 // agentID is the agent's id, or "" when it is not a string.
-func agentID(agent *jsjson.Object) string {
+func agentID(agent *wire.Object) string {
 	id, _ := agent.Get("id")
 	s, _ := id.(string)
 	return s
@@ -268,9 +268,9 @@ func agentID(agent *jsjson.Object) string {
 // References draws the references argument: ids of the world's sessions, unknown ids, the
 // agent itself, duplicates with other labels, and now and then values of the wrong type;
 // a third of the time, one to three sessions the world can read.
-func References(t *rapid.T, label string, w *sessionquerytest.World, agent *jsjson.Object, o Options) any {
+func References(t *rapid.T, label string, w *sessionquerytest.World, agent *wire.Object, o Options) any {
 	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
-		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, jsjson.NewObject()}).Draw(t, label+".odd")
+		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, wire.NewObject()}).Draw(t, label+".odd")
 	}
 	// A third of the time, one to three sessions the world can read: a prepare that
 	// succeeds, so that what a snapshot holds is checked as often as what fails.
@@ -284,7 +284,7 @@ func References(t *rapid.T, label string, w *sessionquerytest.World, agent *jsjs
 		n := rapid.IntRange(1, 3).Draw(t, label+".readableN")
 		out := make([]any, n)
 		for i := range out {
-			ref := jsjson.NewObject().Set("sessionId", rapid.SampledFrom(readable).Draw(t, label+".readable"))
+			ref := wire.NewObject().Set("sessionId", rapid.SampledFrom(readable).Draw(t, label+".readable"))
 			if rapid.Bool().Draw(t, label+".labelled") {
 				ref.Set("label", String(t, label+".label", o, 4))
 			}
@@ -304,12 +304,12 @@ func References(t *rapid.T, label string, w *sessionquerytest.World, agent *jsjs
 		case k == 7:
 			id = ID(t, label+".unknown", o)
 		case k == 8 && rapid.IntRange(0, 3).Draw(t, label+".wrong?") == 0:
-			out = append(out, rapid.SampledFrom([]any{nil, "s-1", 1.0, []any{"s-1"}, jsjson.NewObject().Set("sessionId", 1.0), jsjson.NewObject().Set("sessionId", "s-1").Set("label", nil)}).Draw(t, label+".wrong"))
+			out = append(out, rapid.SampledFrom([]any{nil, "s-1", 1.0, []any{"s-1"}, wire.NewObject().Set("sessionId", 1.0), wire.NewObject().Set("sessionId", "s-1").Set("label", nil)}).Draw(t, label+".wrong"))
 			continue
 		default:
 			id = ID(t, label+".id", o)
 		}
-		ref := jsjson.NewObject().Set("sessionId", id)
+		ref := wire.NewObject().Set("sessionId", id)
 		if rapid.Bool().Draw(t, label+".labelled") {
 			ref.Set("label", String(t, label+".label", o, 4))
 		}

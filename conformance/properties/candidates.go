@@ -8,7 +8,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
@@ -24,7 +24,7 @@ func candidateProperties() []Property {
 // every listed session but the agent's own, matching the query (case-insensitive substring of
 // id, cwd or label), ranked same-cwd, then cwd-less, then other-cwd, listing order kept within
 // a rank, at most limit of them, each labelled with its readable title or else its id.
-func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string, query string, limit int) []*jsjson.Object {
+func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string, query string, limit int) []*wire.Object {
 	type rec struct {
 		s     sessionquerytest.WorldSession
 		rank  int
@@ -57,7 +57,7 @@ func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string,
 	}
 	slices.SortStableFunc(recs, func(a, b rec) int { return a.rank - b.rank })
 	recs = recs[:min(limit, len(recs))]
-	out := make([]*jsjson.Object, len(recs))
+	out := make([]*wire.Object, len(recs))
 	for i, r := range recs {
 		out[i] = service.Candidate{SessionID: r.s.Header.ID, Label: r.label, CWD: r.s.Header.CWD, CreatedAt: r.s.Header.CreatedAt}.Value()
 	}
@@ -66,7 +66,7 @@ func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string,
 
 // includes is String.prototype.includes: a code-unit substring test.
 func includes(haystack, needle string) bool {
-	h, n := jsstring.UTF16(haystack), jsstring.UTF16(needle)
+	h, n := wire.UTF16(haystack), wire.UTF16(needle)
 	for i := 0; i+len(n) <= len(h); i++ {
 		if slices.Equal(h[i:i+len(n)], n) {
 			return true
@@ -83,7 +83,7 @@ func propCandidates(e *env, t *rapid.T) {
 	w := gen.World(t, "world", e.gen)
 	w.ListError = nil
 	agent := gen.Agent(t, "agent", e.gen)
-	args := jsjson.NewObject().Set("world", w.Value()).Set("agent", agent)
+	args := wire.NewObject().Set("world", w.Value()).Set("agent", agent)
 	query := ""
 	if rapid.IntRange(0, 2).Draw(t, "query?") > 0 {
 		q := gen.Query(t, "query", w, e.gen)
@@ -100,7 +100,7 @@ func propCandidates(e *env, t *rapid.T) {
 		args.Set("limit", float64(limit))
 	} else if rapid.IntRange(0, 3).Draw(t, "config?") == 0 {
 		limit = rapid.IntRange(1, 7).Draw(t, "candidateLimit")
-		args.Set("config", jsjson.NewObject().Set("candidateLimit", float64(limit)))
+		args.Set("config", wire.NewObject().Set("candidateLimit", float64(limit)))
 	}
 	agentID, _ := agent.Get("id")
 	var agentCWD *string
@@ -113,10 +113,10 @@ func propCandidates(e *env, t *rapid.T) {
 	for i, m := range model {
 		want[i] = m
 	}
-	wantLine, _ := jsjson.Marshal(jsjson.NewObject().Set("candidates", want))
+	wantLine, _ := wire.Marshal(wire.NewObject().Set("candidates", want))
 
 	resp := e.call(t, protocol.OpCandidates, args)
-	o, ok := resp.Result.(*jsjson.Object)
+	o, ok := resp.Result.(*wire.Object)
 	if !resp.OK || !ok {
 		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "candidates failed on a well-formed request")
 	}
@@ -125,7 +125,7 @@ func propCandidates(e *env, t *rapid.T) {
 	if len(got) > limit {
 		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "%d candidates exceed the limit %d", len(got), limit)
 	}
-	gotLine, _ := jsjson.Marshal(jsjson.NewObject().Set("candidates", got))
+	gotLine, _ := wire.Marshal(wire.NewObject().Set("candidates", got))
 	if d := diffJSON(want, got); d != "" {
 		e.fail(t, failure{message: "candidates differ from the contract's ranking, limit or labels", input: line(protocol.OpCandidates, args), want: string(wantLine), got: string(gotLine), diff: d})
 	}

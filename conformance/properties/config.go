@@ -4,8 +4,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 )
 
@@ -19,7 +19,7 @@ func configProperties() []Property {
 // most 3 for maxReferences) is accepted and echoed with defaults filled in; a key with any
 // other number fails with SESSION_REFERENCE_INVALID_CONFIG.
 func propConfigEffective(e *env, t *rapid.T) {
-	cfg := jsjson.NewObject()
+	cfg := wire.NewObject()
 	want := service.DefaultConfig
 	valid := true
 	for _, k := range []struct {
@@ -44,7 +44,7 @@ func propConfigEffective(e *env, t *rapid.T) {
 			valid = false
 		}
 	}
-	args := jsjson.NewObject()
+	args := wire.NewObject()
 	if cfg.Len() > 0 || rapid.Bool().Draw(t, "emptyObject?") {
 		args.Set("config", cfg)
 	}
@@ -55,10 +55,10 @@ func propConfigEffective(e *env, t *rapid.T) {
 		}
 		return
 	}
-	wantObj := jsjson.NewObject().Set("maxReferences", float64(want.MaxReferences)).
+	wantObj := wire.NewObject().Set("maxReferences", float64(want.MaxReferences)).
 		Set("candidateLimit", float64(want.CandidateLimit)).Set("maxReferenceBytes", float64(want.MaxReferenceBytes))
-	wantLine, _ := jsjson.Marshal(wantObj)
-	o, ok := resp.Result.(*jsjson.Object)
+	wantLine, _ := wire.Marshal(wantObj)
+	o, ok := resp.Result.(*wire.Object)
 	if !resp.OK || !ok {
 		e.failf(t, protocol.OpConfig, args, resp, string(wantLine), "config rejected a valid configuration")
 	}

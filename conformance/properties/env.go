@@ -15,7 +15,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 var lookupEnv = os.LookupEnv
@@ -56,7 +56,7 @@ func (r *recorder) stopped() bool { return r.transport != "" }
 
 // call sends one request to the adapter. A transport failure aborts the property; an
 // ADAPTER_UNSUPPORTED answer ends the iteration as not covered.
-func (e *env) call(t *rapid.T, op string, args *jsjson.Object) protocol.Response {
+func (e *env) call(t *rapid.T, op string, args *wire.Object) protocol.Response {
 	resp, err := e.c.Do(e.ctx, op, args)
 	if err != nil {
 		e.rec.transport = oneLine(err.Error())
@@ -74,7 +74,7 @@ func (e *env) call(t *rapid.T, op string, args *jsjson.Object) protocol.Response
 }
 
 // reference answers the request with the embedded reference.
-func (e *env) reference(op string, args *jsjson.Object) protocol.Response {
+func (e *env) reference(op string, args *wire.Object) protocol.Response {
 	resp, _ := e.ref.Call(e.ctx, protocol.Request{ID: 1, Op: op, Args: args})
 	return resp
 }
@@ -89,12 +89,12 @@ func (e *env) fail(t *rapid.T, f failure) {
 }
 
 // failf fails the iteration for a request and its response, with a message.
-func (e *env) failf(t *rapid.T, op string, args *jsjson.Object, got protocol.Response, want string, format string, a ...any) {
+func (e *env) failf(t *rapid.T, op string, args *wire.Object, got protocol.Response, want string, format string, a ...any) {
 	e.fail(t, failure{message: fmt.Sprintf(format, a...), input: line(op, args), want: want, got: respLine(got)})
 }
 
 // line renders a request as the protocol line the adapter received (id left at 0).
-func line(op string, args *jsjson.Object) string {
+func line(op string, args *wire.Object) string {
 	return string(protocol.Request{Op: op, Args: args}.Line())
 }
 

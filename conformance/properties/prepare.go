@@ -10,6 +10,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
@@ -28,7 +29,7 @@ func diffJSON(want, got any) string { return cmp.Diff(compare.Plain(want), compa
 
 // prepareCase is a generated, well-typed prepare request with what the contract fixes about it.
 type prepareCase struct {
-	args     *jsjson.Object
+	args     *wire.Object
 	world    *sessionquerytest.World
 	agentID  string
 	distinct []service.Normalized // first-mention order, first label kept
@@ -58,7 +59,7 @@ func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
 		default:
 			id = gen.ID(t, "id", e.gen)
 		}
-		ref := jsjson.NewObject().Set("sessionId", id)
+		ref := wire.NewObject().Set("sessionId", id)
 		label := id
 		if rapid.Bool().Draw(t, "labelled") {
 			label = gen.String(t, "label", e.gen, 4)
@@ -74,8 +75,8 @@ func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
 		}
 	}
 	pc.content = gen.Content(t, "content", e.gen)
-	pc.args = jsjson.NewObject().Set("world", w.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
-	cfg := jsjson.NewObject()
+	pc.args = wire.NewObject().Set("world", w.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
+	cfg := wire.NewObject()
 	if smallBudget || rapid.IntRange(0, 3).Draw(t, "budget?") == 0 {
 		pc.budget = rapid.IntRange(1, 1500).Draw(t, "maxReferenceBytes")
 		cfg.Set("maxReferenceBytes", float64(pc.budget))
@@ -121,7 +122,7 @@ func (pc prepareCase) distinctIDs() []any {
 // readsOf returns a response's reads: the result's on success, the error object's on failure.
 func readsOf(resp protocol.Response) (any, bool) {
 	if resp.OK {
-		o, ok := resp.Result.(*jsjson.Object)
+		o, ok := resp.Result.(*wire.Object)
 		if !ok {
 			return nil, false
 		}
@@ -178,7 +179,7 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	if !resp.OK {
 		return
 	}
-	o, ok := resp.Result.(*jsjson.Object)
+	o, ok := resp.Result.(*wire.Object)
 	if !ok {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "an object", "prepare's result is not an object")
 	}
@@ -196,10 +197,10 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	want := make([]any, len(pc.distinct))
 	got := make([]any, len(refs))
 	for i, d := range pc.distinct {
-		want[i] = jsjson.NewObject().Set("sessionId", d.SessionID).Set("label", d.Label).Set("inputIndex", float64(i))
+		want[i] = wire.NewObject().Set("sessionId", d.SessionID).Set("label", d.Label).Set("inputIndex", float64(i))
 	}
 	for i, r := range refs {
-		x := jsjson.NewObject()
+		x := wire.NewObject()
 		for _, k := range []string{"sessionId", "label", "inputIndex"} {
 			v, _ := r.Get(k)
 			x.Set(k, v)
@@ -212,7 +213,7 @@ func propPrepareDedup(e *env, t *rapid.T) {
 }
 
 func mustLine(v any) string {
-	b, err := jsjson.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -220,17 +221,17 @@ func mustLine(v any) string {
 }
 
 // sourceRefs returns additionalContext.source.references as objects.
-func sourceRefs(ac any) []*jsjson.Object {
-	o, _ := ac.(*jsjson.Object)
+func sourceRefs(ac any) []*wire.Object {
+	o, _ := ac.(*wire.Object)
 	src, _ := o.Get("source")
-	so, _ := src.(*jsjson.Object)
+	so, _ := src.(*wire.Object)
 	rv, _ := so.Get("references")
 	list, _ := rv.([]any)
-	out := make([]*jsjson.Object, 0, len(list))
+	out := make([]*wire.Object, 0, len(list))
 	for _, r := range list {
-		ro, _ := r.(*jsjson.Object)
+		ro, _ := r.(*wire.Object)
 		if ro == nil {
-			ro = jsjson.NewObject()
+			ro = wire.NewObject()
 		}
 		out = append(out, ro)
 	}
@@ -239,7 +240,7 @@ func sourceRefs(ac any) []*jsjson.Object {
 
 // promptOf returns the context message's one text block.
 func promptOf(ac any) (string, bool) {
-	o, ok := ac.(*jsjson.Object)
+	o, ok := ac.(*wire.Object)
 	if !ok {
 		return "", false
 	}
@@ -248,7 +249,7 @@ func promptOf(ac any) (string, bool) {
 	if len(list) != 1 {
 		return "", false
 	}
-	b, _ := list[0].(*jsjson.Object)
+	b, _ := list[0].(*wire.Object)
 	if ty, _ := b.Get("type"); ty != "text" {
 		return "", false
 	}
@@ -328,7 +329,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 	if !resp.OK {
 		return // the outcome of failures is checked by prepare/dedup-order and agreement
 	}
-	o, _ := resp.Result.(*jsjson.Object)
+	o, _ := resp.Result.(*wire.Object)
 	ac, _ := o.Get("additionalContext")
 	if ac == nil {
 		return
@@ -341,7 +342,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 	if err != nil {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "a tag-safe prompt", "%v", err)
 	}
-	v, err := jsjson.Parse(body)
+	v, err := wire.Parse(body)
 	if err != nil {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "a JSON array", "the snapshot between the tags is not JSON: %v", err)
 	}
@@ -351,7 +352,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, fmt.Sprintf("an array of %d snapshots", len(refs)), "the snapshot is not an array with one object per source")
 	}
 	for i, x := range list {
-		d, _ := x.(*jsjson.Object)
+		d, _ := x.(*wire.Object)
 		if d == nil || strings.Join(d.Keys(), ",") != "sessionId,label,cwd,capturedThroughSeq,conversation" {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, "keys sessionId,label,cwd,capturedThroughSeq,conversation", "snapshot %d has other keys", i)
 		}
@@ -388,7 +389,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, "a conversation array", "snapshot %d has no conversation array", i)
 		}
 		for j, m := range conv {
-			mo, _ := m.(*jsjson.Object)
+			mo, _ := m.(*wire.Object)
 			role, _ := mo.Get("role")
 			text, _ := mo.Get("text")
 			_, isText := text.(string)
@@ -426,7 +427,7 @@ func propPrepareByteCaps(e *env, t *rapid.T) {
 	if tooBig >= 0 {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, `{"code":"SESSION_REFERENCE_BUDGET_EXCEEDED"}`, "source %d's fixed fields exceed maxReferenceBytes %d, yet prepare succeeded", tooBig, pc.budget)
 	}
-	o, _ := resp.Result.(*jsjson.Object)
+	o, _ := resp.Result.(*wire.Object)
 	ac, _ := o.Get("additionalContext")
 	prompt, ok := promptOf(ac)
 	if !ok {
@@ -445,8 +446,8 @@ func propPrepareByteCaps(e *env, t *rapid.T) {
 		if len(el) > pc.budget {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, fmt.Sprintf("at most %d bytes", pc.budget), "snapshot %d is %d bytes, over maxReferenceBytes %d", i, len(el), pc.budget)
 		}
-		v, _ := jsjson.Parse(el)
-		d, _ := v.(*jsjson.Object)
+		v, _ := wire.Parse(el)
+		d, _ := v.(*wire.Object)
 		cv, _ := d.Get("conversation")
 		conv, _ := cv.([]any)
 		st := stats(refs[i])
@@ -461,7 +462,7 @@ type retentionStats struct {
 	truncated                                 bool
 }
 
-func stats(o *jsjson.Object) retentionStats {
+func stats(o *wire.Object) retentionStats {
 	num := func(k string) int { v, _ := o.Get(k); f, _ := v.(float64); return int(f) }
 	tr, _ := o.Get("truncated")
 	b, _ := tr.(bool)
@@ -486,7 +487,7 @@ func fixedSize(w *sessionquerytest.World, d service.Normalized) int {
 	if s.Surface == nil || s.Surface.CapturedThroughSeq == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsjson.AppendNumber(b, *s.Surface.CapturedThroughSeq)
+		b = wire.AppendNumber(b, *s.Surface.CapturedThroughSeq)
 	}
 	return len(b) + len(`,"conversation":[]}`)
 }

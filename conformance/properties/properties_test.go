@@ -12,7 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func connect(t *testing.T, h adapter.Handler) *adapter.Client {
@@ -74,17 +74,17 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		}},
 		{"parse drops references", protocol.OpMentionParse, "mention/format-parse-round-trip", func(r *protocol.Response) {
 			if r.OK {
-				r.Result.(*jsjson.Object).Set("references", []any{})
+				r.Result.(*wire.Object).Set("references", []any{})
 			}
 		}},
 		{"config ignores keys", protocol.OpConfig, "config/effective", func(r *protocol.Response) {
 			if r.OK {
-				r.Result.(*jsjson.Object).Set("candidateLimit", 50.0)
+				r.Result.(*wire.Object).Set("candidateLimit", 50.0)
 			}
 		}},
 		{"candidates reversed", protocol.OpCandidates, "candidates/ranking-and-limit", func(r *protocol.Response) {
 			if r.OK {
-				o := r.Result.(*jsjson.Object)
+				o := r.Result.(*wire.Object)
 				v, _ := o.Get("candidates")
 				l := v.([]any)
 				slices.Reverse(l)
@@ -92,7 +92,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		}},
 		{"a read made twice", protocol.OpPrepare, "prepare/dedup-order", func(r *protocol.Response) {
 			if r.OK {
-				o := r.Result.(*jsjson.Object)
+				o := r.Result.(*wire.Object)
 				v, _ := o.Get("reads")
 				if l := v.([]any); len(l) > 0 {
 					o.Set("reads", append(l, l[0]))
@@ -101,10 +101,10 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		}},
 		{"raw tag in prompt", protocol.OpPrepare, "prepare/tag-safety", func(r *protocol.Response) {
 			if r.OK {
-				o := r.Result.(*jsjson.Object)
+				o := r.Result.(*wire.Object)
 				if ac, _ := o.Get("additionalContext"); ac != nil {
-					c, _ := ac.(*jsjson.Object).Get("content")
-					b := c.([]any)[0].(*jsjson.Object)
+					c, _ := ac.(*wire.Object).Get("content")
+					b := c.([]any)[0].(*wire.Object)
 					s, _ := b.Get("text")
 					b.Set("text", strings.Replace(s.(string), "[", "[<", 1))
 				}
@@ -112,11 +112,11 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		}},
 		{"stats inconsistent", protocol.OpPrepare, "prepare/byte-caps", func(r *protocol.Response) {
 			if r.OK {
-				o := r.Result.(*jsjson.Object)
+				o := r.Result.(*wire.Object)
 				if ac, _ := o.Get("additionalContext"); ac != nil {
-					src, _ := ac.(*jsjson.Object).Get("source")
-					refs, _ := src.(*jsjson.Object).Get("references")
-					refs.([]any)[0].(*jsjson.Object).Set("originalMessages", 99.0)
+					src, _ := ac.(*wire.Object).Get("source")
+					refs, _ := src.(*wire.Object).Get("references")
+					refs.([]any)[0].(*wire.Object).Set("originalMessages", 99.0)
 				}
 			}
 		}},
@@ -142,7 +142,7 @@ type unsupported struct{ refadapter.Reference }
 func (u *unsupported) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpHello {
 		resp := u.Reference.Handle(ctx, req)
-		resp.Result.(*jsjson.Object).Set("features", []any{})
+		resp.Result.(*wire.Object).Set("features", []any{})
 		return resp
 	}
 	return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: "no"}}

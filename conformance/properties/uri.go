@@ -8,9 +8,8 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -23,31 +22,31 @@ func uriProperties() []Property {
 
 // sameString compares two JavaScript strings by code units: WTF-8 has one spelling per string
 // only once normalised, and an adapter's JSON may pair surrogates the generator wrote apart.
-func sameString(a, b string) bool { return slices.Equal(jsstring.UTF16(a), jsstring.UTF16(b)) }
+func sameString(a, b string) bool { return slices.Equal(wire.UTF16(a), wire.UTF16(b)) }
 
 // propURIRoundTrip: for every JavaScript string s (lone surrogates when declared), uri.encode
 // gives the canonical URI (the scheme, then base64url without padding) and uri.decode gives s
 // back.
 func propURIRoundTrip(e *env, t *rapid.T) {
 	id := gen.String(t, "sessionId", e.gen, 8)
-	encArgs := jsjson.NewObject().Set("sessionId", id)
+	encArgs := wire.NewObject().Set("sessionId", id)
 	enc := e.call(t, protocol.OpURIEncode, encArgs)
 	want := uri.Encode(id)
 	u, ok := enc.Result.(string)
 	if !enc.OK || !ok {
-		e.failf(t, protocol.OpURIEncode, encArgs, enc, jsjson.Quote(want), "uri.encode did not return a string")
+		e.failf(t, protocol.OpURIEncode, encArgs, enc, wire.Quote(want), "uri.encode did not return a string")
 	}
 	if !strings.HasPrefix(u, uri.Scheme) || len(u) == len(uri.Scheme) || strings.IndexFunc(u[len(uri.Scheme):], func(r rune) bool { return r > 0x7f || !uri.IsPayloadByte(byte(r)) }) >= 0 {
-		e.failf(t, protocol.OpURIEncode, encArgs, enc, jsjson.Quote(want), "uri.encode returned %s, not a scheme and a base64url payload", jsjson.Quote(u))
+		e.failf(t, protocol.OpURIEncode, encArgs, enc, wire.Quote(want), "uri.encode returned %s, not a scheme and a base64url payload", wire.Quote(u))
 	}
 	if u != want {
-		e.failf(t, protocol.OpURIEncode, encArgs, enc, jsjson.Quote(want), "uri.encode returned a URI other than the canonical one")
+		e.failf(t, protocol.OpURIEncode, encArgs, enc, wire.Quote(want), "uri.encode returned a URI other than the canonical one")
 	}
-	decArgs := jsjson.NewObject().Set("uri", u)
+	decArgs := wire.NewObject().Set("uri", u)
 	dec := e.call(t, protocol.OpURIDecode, decArgs)
 	back, ok := dec.Result.(string)
 	if !dec.OK || !ok || !sameString(back, id) {
-		e.failf(t, protocol.OpURIDecode, decArgs, dec, jsjson.Quote(id), "uri.decode(uri.encode(s)) is not s")
+		e.failf(t, protocol.OpURIDecode, decArgs, dec, wire.Quote(id), "uri.decode(uri.encode(s)) is not s")
 	}
 }
 
@@ -59,7 +58,7 @@ func propURINonCanonical(e *env, t *rapid.T) {
 	if rapid.IntRange(0, 4).Draw(t, "raw?") == 0 {
 		u = gen.String(t, "raw", e.gen, 4)
 	}
-	args := jsjson.NewObject().Set("uri", u)
+	args := wire.NewObject().Set("uri", u)
 	resp := e.call(t, protocol.OpURIDecode, args)
 	if resp.OK {
 		id, ok := resp.Result.(string)
@@ -68,14 +67,14 @@ func propURINonCanonical(e *env, t *rapid.T) {
 		}
 		if uri.Encode(id) != u {
 			e.failf(t, protocol.OpURIDecode, args, resp, `{"code":"SESSION_REFERENCE_INVALID_REFERENCE"}`,
-				"uri.decode accepted a URI that is not the canonical URI of the id it returned (%s)", jsjson.Quote(uri.Encode(id)))
+				"uri.decode accepted a URI that is not the canonical URI of the id it returned (%s)", wire.Quote(uri.Encode(id)))
 		}
 		return
 	}
 	if resp.Err == nil || resp.Err.Code != string(errcode.InvalidReference) {
 		want := `{"code":"SESSION_REFERENCE_INVALID_REFERENCE"}`
 		if id, err := uri.Decode(u); err == nil {
-			want = jsjson.Quote(id)
+			want = wire.Quote(id)
 		}
 		e.failf(t, protocol.OpURIDecode, args, resp, want, "uri.decode failed with code %q, not %s", errText(resp.Err), errcode.InvalidReference)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Version is the protocol version this kit speaks.
@@ -58,12 +58,12 @@ const (
 const RefKey = "$ref"
 
 // WorldRef returns the world argument that names the world defined under key.
-func WorldRef(key string) *jsjson.Object { return jsjson.NewObject().Set(RefKey, key) }
+func WorldRef(key string) *wire.Object { return wire.NewObject().Set(RefKey, key) }
 
 // WorldRefKey reports whether the world argument v is a reference, and its key. A value
 // with a "$ref" key that is not exactly {"$ref": string} is an error.
 func WorldRefKey(v any) (key string, isRef bool, err error) {
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok || !o.Has(RefKey) {
 		return "", false, nil
 	}
@@ -91,44 +91,44 @@ const (
 type Request struct {
 	ID   int64
 	Op   string
-	Args *jsjson.Object
+	Args *wire.Object
 }
 
 // Arg returns the argument key and whether it is present.
 func (r Request) Arg(key string) (any, bool) { return r.Args.Get(key) }
 
 // Value returns the request as a JSON object.
-func (r Request) Value() *jsjson.Object {
+func (r Request) Value() *wire.Object {
 	args := r.Args
 	if args == nil {
-		args = jsjson.NewObject()
+		args = wire.NewObject()
 	}
-	return jsjson.NewObject().Set("id", float64(r.ID)).Set("op", r.Op).Set("args", args)
+	return wire.NewObject().Set("id", float64(r.ID)).Set("op", r.Op).Set("args", args)
 }
 
-// Plain returns the request as a reader of its line sees it: every jsjson.Number in its
+// Plain returns the request as a reader of its line sees it: every wire.Number in its
 // arguments (a number a fixture writes as exact text, "2.0") replaced by its double. In-process
 // handlers get this form, the process path sends the text itself.
 func (r Request) Plain() Request {
 	if r.Args != nil {
-		r.Args = jsjson.Plain(r.Args).(*jsjson.Object)
+		r.Args = wire.Plain(r.Args).(*wire.Object)
 	}
 	return r
 }
 
 // Line returns the request as one line of JSON, without the newline.
 func (r Request) Line() []byte {
-	b, _ := jsjson.Marshal(r.Value()) // built from JSON values only
+	b, _ := wire.Marshal(r.Value()) // built from JSON values only
 	return b
 }
 
 // ParseRequest reads one request line.
 func ParseRequest(line string) (Request, error) {
-	v, err := jsjson.Parse(line)
+	v, err := wire.Parse(line)
 	if err != nil {
 		return Request{}, err
 	}
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return Request{}, errors.New("request is not an object")
 	}
@@ -145,10 +145,10 @@ func ParseRequest(line string) (Request, error) {
 	}
 	av, present := o.Get("args")
 	if !present {
-		r.Args = jsjson.NewObject()
+		r.Args = wire.NewObject()
 		return r, nil
 	}
-	if r.Args, ok = av.(*jsjson.Object); !ok {
+	if r.Args, ok = av.(*wire.Object); !ok {
 		return r, errors.New("request args is not an object")
 	}
 	return r, nil
@@ -160,7 +160,7 @@ type Error struct {
 	Code    string
 	Message string
 	// Extra holds any other keys, such as a failed prepare's reads.
-	Extra *jsjson.Object
+	Extra *wire.Object
 }
 
 // Error implements the error interface.
@@ -175,7 +175,7 @@ func (e *Error) Error() string {
 type Response struct {
 	ID     int64
 	OK     bool
-	Result any // present when OK; jsjson.Undefined-free JSON value
+	Result any // present when OK; wire.Undefined-free JSON value
 	Err    *Error
 	// Elapsed is the adapter's own processing time for the request (wire key elapsedNs),
 	// or 0 when the adapter does not report it. It is timing metadata: Value and Line leave
@@ -188,7 +188,7 @@ const ElapsedKey = "elapsedNs"
 
 // ValueWithElapsed returns Value with the elapsedNs key when Elapsed is set: the line an
 // adapter writes.
-func (r Response) ValueWithElapsed() *jsjson.Object {
+func (r Response) ValueWithElapsed() *wire.Object {
 	o := r.Value()
 	if r.Elapsed > 0 {
 		o.Set(ElapsedKey, float64(r.Elapsed.Nanoseconds()))
@@ -197,12 +197,12 @@ func (r Response) ValueWithElapsed() *jsjson.Object {
 }
 
 // Value returns the response as a JSON object, without elapsedNs.
-func (r Response) Value() *jsjson.Object {
-	o := jsjson.NewObject().Set("id", float64(r.ID)).Set("ok", r.OK)
+func (r Response) Value() *wire.Object {
+	o := wire.NewObject().Set("id", float64(r.ID)).Set("ok", r.OK)
 	if r.OK {
 		return o.Set("result", r.Result)
 	}
-	e := jsjson.NewObject()
+	e := wire.NewObject()
 	if r.Err == nil {
 		r.Err = &Error{}
 	}
@@ -220,15 +220,15 @@ func (r Response) Value() *jsjson.Object {
 }
 
 // Line returns the response as one line of JSON, without the newline.
-func (r Response) Line() ([]byte, error) { return jsjson.Marshal(r.Value()) }
+func (r Response) Line() ([]byte, error) { return wire.Marshal(r.Value()) }
 
 // ParseResponse reads one response line.
 func ParseResponse(line string) (Response, error) {
-	v, err := jsjson.Parse(line)
+	v, err := wire.Parse(line)
 	if err != nil {
 		return Response{}, err
 	}
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return Response{}, errors.New("response is not an object")
 	}
@@ -259,7 +259,7 @@ func ParseResponse(line string) (Response, error) {
 		return r, nil
 	}
 	ev, _ := o.Get("error")
-	eo, ok := ev.(*jsjson.Object)
+	eo, ok := ev.(*wire.Object)
 	if !ok {
 		return r, errors.New("failed response has no error object")
 	}
@@ -278,7 +278,7 @@ func ParseResponse(line string) (Response, error) {
 	for _, k := range eo.Keys() {
 		if k != "code" && k != "message" {
 			if r.Err.Extra == nil {
-				r.Err.Extra = jsjson.NewObject()
+				r.Err.Extra = wire.NewObject()
 			}
 			x, _ := eo.Get(k)
 			r.Err.Extra.Set(k, x)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func TestResponseElapsed(t *testing.T) {
@@ -16,7 +16,7 @@ func TestResponseElapsed(t *testing.T) {
 	if b, _ := r.Line(); string(b) != `{"id":3,"ok":true,"result":"x"}` {
 		t.Errorf("Line = %s", b)
 	}
-	if b, _ := jsjson.Marshal(r.ValueWithElapsed()); string(b) != `{"id":3,"ok":true,"result":"x","elapsedNs":1500}` {
+	if b, _ := wire.Marshal(r.ValueWithElapsed()); string(b) != `{"id":3,"ok":true,"result":"x","elapsedNs":1500}` {
 		t.Errorf("ValueWithElapsed = %s", b)
 	}
 	if r, err := ParseResponse(`{"id":3,"ok":true,"result":"x"}`); err != nil || r.Elapsed != 0 {
@@ -34,12 +34,12 @@ func TestWorldRefKey(t *testing.T) {
 	if key != "w1" || !isRef || err != nil {
 		t.Errorf("WorldRefKey(WorldRef) = %q, %v, %v", key, isRef, err)
 	}
-	doc := jsjson.NewObject().Set("sessions", []any{})
+	doc := wire.NewObject().Set("sessions", []any{})
 	if _, isRef, err := WorldRefKey(doc); isRef || err != nil {
 		t.Errorf("a world document read as a reference: %v, %v", isRef, err)
 	}
-	for _, bad := range []*jsjson.Object{
-		jsjson.NewObject().Set(RefKey, 1.0),
+	for _, bad := range []*wire.Object{
+		wire.NewObject().Set(RefKey, 1.0),
 		WorldRef("w1").Set("sessions", []any{}),
 	} {
 		if _, isRef, err := WorldRefKey(bad); !isRef || err == nil {

@@ -40,7 +40,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Files are the spec files that hold examples, in the spec folder.
@@ -61,7 +61,7 @@ type Example struct {
 	Op          string
 	Profiles    []string // the releases it holds in
 	Subset      bool
-	Args        *jsjson.Object
+	Args        *wire.Object
 	Want        cases.Want
 	Source      string // the block's text between the fences, indentation removed
 }
@@ -202,14 +202,14 @@ func parseExample(info, body string) (Example, error) {
 	if !ok {
 		return e, fmt.Errorf("example has no line starting with %s", Arrow)
 	}
-	av, err := jsjson.Parse(args)
+	av, err := wire.Parse(args)
 	if err != nil {
 		return e, fmt.Errorf("arguments: %v", err)
 	}
-	if e.Args, ok = av.(*jsjson.Object); !ok {
+	if e.Args, ok = av.(*wire.Object); !ok {
 		return e, fmt.Errorf("arguments are not a JSON object")
 	}
-	wv, err := jsjson.Parse(want)
+	wv, err := wire.Parse(want)
 	if err != nil {
 		return e, fmt.Errorf("expected outcome: %v", err)
 	}
@@ -236,7 +236,7 @@ func cutArrow(body string) (args, want string, ok bool) {
 
 func parseWant(v any) (cases.Want, error) {
 	var w cases.Want
-	o, ok := v.(*jsjson.Object)
+	o, ok := v.(*wire.Object)
 	if !ok {
 		return w, fmt.Errorf("expected outcome is not a JSON object")
 	}
@@ -343,7 +343,7 @@ func matchSubset(b *strings.Builder, at string, want, got any) {
 }
 
 func jsonText(v any) string {
-	data, err := jsjson.Marshal(toJS(v))
+	data, err := wire.Marshal(toJS(v))
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -359,7 +359,7 @@ func toJS(v any) any {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		o := jsjson.NewObject()
+		o := wire.NewObject()
 		for _, k := range keys {
 			o.Set(k, toJS(x[k]))
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
@@ -31,13 +31,13 @@ func (st *state) register(gsc *godog.ScenarioContext) {
 
 func (st *state) registerWorld(sc steps) {
 	sc.Given(`^the target agent "([^"]*)"(?: works in "([^"]*)")?$`, func(id, dir string) {
-		st.agent = jsjson.NewObject().Set("id", text(id))
+		st.agent = wire.NewObject().Set("id", text(id))
 		if dir != "" {
 			st.agent.Set("cwd", text(dir))
 		}
 	})
 	sc.Given(`^the target agent "([^"]*)" works nowhere$`, func(id string) {
-		st.agent = jsjson.NewObject().Set("id", text(id))
+		st.agent = wire.NewObject().Set("id", text(id))
 	})
 	sc.Given(`^a session "([^"]*)"(?: in "([^"]*)")?( titled "[^"]*")?$`, func(id, dir, titled string) {
 		st.addSession(id, dir, titled)
@@ -68,7 +68,7 @@ func (st *state) registerWorld(sc steps) {
 	})
 	sc.Given(`^a session "([^"]*)" with an event of type "([^"]*)"$`, func(id, typ string) {
 		s := st.session(text(id))
-		s.events = append(s.events, jsjson.NewObject().Set("type", text(typ)).Set("data", jsjson.NewObject().Set("x", "y")))
+		s.events = append(s.events, wire.NewObject().Set("type", text(typ)).Set("data", wire.NewObject().Set("x", "y")))
 	})
 	sc.Given(`^a session "([^"]*)" with a user message made of the blocks:$`, func(id string, t *godog.Table) error {
 		var blocks []any
@@ -77,18 +77,18 @@ func (st *state) registerWorld(sc steps) {
 			case "text":
 				blocks = append(blocks, textBlock(cell(row["text"])))
 			case "image":
-				blocks = append(blocks, jsjson.NewObject().Set("type", "image").Set("data", "iVBORw0KGgo="))
+				blocks = append(blocks, wire.NewObject().Set("type", "image").Set("data", "iVBORw0KGgo="))
 			default:
 				return fmt.Errorf("unknown block %q", row["block"])
 			}
 		}
 		s := st.session(text(id))
-		s.events = append(s.events, userEvent(blocks, jsjson.NewObject().Set("kind", "user")))
+		s.events = append(s.events, userEvent(blocks, wire.NewObject().Set("kind", "user")))
 		return nil
 	})
 	sc.Given(`^a session "([^"]*)" with a user message "([^"]*)" repeated (\d+) times$`, func(id, unit string, n int) {
 		s := st.session(text(id))
-		s.events = append(s.events, userEvent([]any{textBlock(strings.Repeat(text(unit), n))}, jsjson.NewObject().Set("kind", "user")))
+		s.events = append(s.events, userEvent([]any{textBlock(strings.Repeat(text(unit), n))}, wire.NewObject().Set("kind", "user")))
 	})
 	sc.Given(`^the session listing fails$`, func() { st.listError = true })
 	sc.Given(`^each snapshot may take (-?\d+) bytes$`, func(n int) { st.setConfig("maxReferenceBytes", float64(n)) })
@@ -100,7 +100,7 @@ func (st *state) registerWorld(sc steps) {
 
 func (st *state) setConfig(key string, v any) {
 	if st.config == nil {
-		st.config = jsjson.NewObject()
+		st.config = wire.NewObject()
 	}
 	st.config.Set(key, v)
 }
@@ -119,18 +119,18 @@ func (st *state) addSession(id, dir, titled string) *session {
 	return s
 }
 
-func textBlock(t string) *jsjson.Object {
-	return jsjson.NewObject().Set("type", "text").Set("text", t)
+func textBlock(t string) *wire.Object {
+	return wire.NewObject().Set("type", "text").Set("text", t)
 }
 
-func userEvent(blocks []any, source *jsjson.Object) *jsjson.Object {
-	return jsjson.NewObject().Set("type", "user/message").Set("data",
-		jsjson.NewObject().Set("role", "user").Set("content", blocks).Set("source", source))
+func userEvent(blocks []any, source *wire.Object) *wire.Object {
+	return wire.NewObject().Set("type", "user/message").Set("data",
+		wire.NewObject().Set("role", "user").Set("content", blocks).Set("source", source))
 }
 
-func assistantEvent(blocks []any) *jsjson.Object {
-	return jsjson.NewObject().Set("type", "assistant/message").Set("data", jsjson.NewObject().Set("message",
-		jsjson.NewObject().Set("role", "assistant").Set("content", blocks).Set("source", jsjson.NewObject().Set("kind", "model"))))
+func assistantEvent(blocks []any) *wire.Object {
+	return wire.NewObject().Set("type", "assistant/message").Set("data", wire.NewObject().Set("message",
+		wire.NewObject().Set("role", "assistant").Set("content", blocks).Set("source", wire.NewObject().Set("kind", "model"))))
 }
 
 // conversation appends the table's messages (columns message, text) to s's surface.
@@ -146,9 +146,9 @@ func (st *state) conversation(s *session, t *godog.Table) error {
 }
 
 // event builds one surface event of a kind the features name.
-func event(kind, t string) (*jsjson.Object, error) {
-	src := func(kv ...string) *jsjson.Object {
-		o := jsjson.NewObject()
+func event(kind, t string) (*wire.Object, error) {
+	src := func(kv ...string) *wire.Object {
+		o := wire.NewObject()
 		for i := 0; i+1 < len(kv); i += 2 {
 			o.Set(kv[i], kv[i+1])
 		}
@@ -167,13 +167,13 @@ func event(kind, t string) (*jsjson.Object, error) {
 		s := src("kind", "session-reference", "form", "recall").Set("version", 1.0).Set("references", []any{})
 		return userEvent([]any{textBlock(t)}, s), nil
 	case "reasoning":
-		return assistantEvent([]any{jsjson.NewObject().Set("type", "reasoning").Set("text", t)}), nil
+		return assistantEvent([]any{wire.NewObject().Set("type", "reasoning").Set("text", t)}), nil
 	case "tool call":
-		return assistantEvent([]any{jsjson.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", t).Set("arguments", "{}")}), nil
+		return assistantEvent([]any{wire.NewObject().Set("type", "tool-call").Set("id", "c1").Set("name", t).Set("arguments", "{}")}), nil
 	case "tool result":
-		inner := jsjson.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").Set("content", []any{textBlock(t)})
-		msg := jsjson.NewObject().Set("role", "user").Set("content", []any{inner}).Set("source", src("kind", "tool", "callId", "c1"))
-		return jsjson.NewObject().Set("type", "tool/result").Set("data", jsjson.NewObject().Set("message", msg)), nil
+		inner := wire.NewObject().Set("type", "tool-result").Set("toolCallId", "c1").Set("content", []any{textBlock(t)})
+		msg := wire.NewObject().Set("role", "user").Set("content", []any{inner}).Set("source", src("kind", "tool", "callId", "c1"))
+		return wire.NewObject().Set("type", "tool/result").Set("data", wire.NewObject().Set("message", msg)), nil
 	}
 	return nil, fmt.Errorf("unknown kind of message %q", kind)
 }
@@ -182,38 +182,38 @@ func event(kind, t string) (*jsjson.Object, error) {
 
 func (st *state) registerRequests(sc steps) {
 	sc.When(`^the id "(.*)" is encoded$`, func(id string) error {
-		return st.request(protocol.OpURIEncode, jsjson.NewObject().Set("sessionId", text(id)))
+		return st.request(protocol.OpURIEncode, wire.NewObject().Set("sessionId", text(id)))
 	})
 	sc.When(`^the URI "(.*)" is decoded$`, func(u string) error {
-		return st.request(protocol.OpURIDecode, jsjson.NewObject().Set("uri", text(u)))
+		return st.request(protocol.OpURIDecode, wire.NewObject().Set("uri", text(u)))
 	})
 	sc.When(`^the URI carrying the JSON text '(.*)' is decoded$`, func(j string) error {
-		return st.request(protocol.OpURIDecode, jsjson.NewObject().Set("uri", uri.EncodeJSON([]byte(text(j)))))
+		return st.request(protocol.OpURIDecode, wire.NewObject().Set("uri", uri.EncodeJSON([]byte(text(j)))))
 	})
 	sc.When(`^a mention of "([^"]*)" labelled "(.*)" is formatted$`, func(id, label string) error {
-		return st.request(protocol.OpMentionFormat, jsjson.NewObject().Set("sessionId", text(id)).Set("label", text(label)))
+		return st.request(protocol.OpMentionFormat, wire.NewObject().Set("sessionId", text(id)).Set("label", text(label)))
 	})
 	sc.When(`^a mention of "([^"]*)" without a label is formatted$`, func(id string) error {
-		return st.request(protocol.OpMentionFormat, jsjson.NewObject().Set("sessionId", text(id)))
+		return st.request(protocol.OpMentionFormat, wire.NewObject().Set("sessionId", text(id)))
 	})
 	sc.When(`^the text "(.*)" is parsed$`, func(t string) error {
-		return st.request(protocol.OpMentionParse, jsjson.NewObject().Set("text", text(t)))
+		return st.request(protocol.OpMentionParse, wire.NewObject().Set("text", text(t)))
 	})
 	sc.When(`^the service is configured with nothing$`, func() error {
-		return st.request(protocol.OpConfig, jsjson.NewObject())
+		return st.request(protocol.OpConfig, wire.NewObject())
 	})
 	sc.When(`^the service is configured with (null|-?[0-9.]+|"[^"]*")$`, func(v string) error {
-		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", jsonOrString(v)))
+		return st.request(protocol.OpConfig, wire.NewObject().Set("config", jsonOrString(v)))
 	})
 	sc.When(`^the service is configured with:$`, func(t *godog.Table) error {
-		cfg := jsjson.NewObject()
+		cfg := wire.NewObject()
 		for _, row := range table(t) {
 			cfg.Set(row["setting"], jsonOrString(row["value"]))
 		}
-		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", cfg))
+		return st.request(protocol.OpConfig, wire.NewObject().Set("config", cfg))
 	})
 	sc.When(`^the service is configured with (\d+) references at most$`, func(n int) error {
-		return st.request(protocol.OpConfig, jsjson.NewObject().Set("config", jsjson.NewObject().Set("maxReferences", float64(n))))
+		return st.request(protocol.OpConfig, wire.NewObject().Set("config", wire.NewObject().Set("maxReferences", float64(n))))
 	})
 
 	candidates := func(limit string, query any) error {
@@ -249,14 +249,14 @@ func (st *state) registerRequests(sc steps) {
 	})
 	sc.When(`^a message with no references is prepared$`, func() error { return st.prepare([]any{}, nil) })
 	sc.When(`^a message with the reference (.+) is prepared$`, func(r string) error {
-		v, err := jsjson.Parse(r)
+		v, err := wire.Parse(r)
 		if err != nil {
 			return fmt.Errorf("reference %s: %v", r, err)
 		}
 		return st.prepare([]any{v}, nil)
 	})
 	sc.When(`^a message with the content (.+) referencing "([^"]*)" is prepared$`, func(c, id string) error {
-		v, err := jsjson.Parse(c)
+		v, err := wire.Parse(c)
 		if err != nil {
 			return fmt.Errorf("content %s: %v", c, err)
 		}
@@ -265,7 +265,7 @@ func (st *state) registerRequests(sc steps) {
 	sc.When(`^a message with these references is prepared:$`, func(t *godog.Table) error {
 		var refs []any
 		for _, row := range table(t) {
-			r := jsjson.NewObject()
+			r := wire.NewObject()
 			if row["session"] != "(none)" {
 				r.Set("sessionId", cell(row["session"]))
 			}
@@ -281,7 +281,7 @@ func (st *state) registerRequests(sc steps) {
 func idRefs(ids string) []any {
 	var refs []any
 	for _, id := range quoted(ids) {
-		refs = append(refs, jsjson.NewObject().Set("sessionId", id))
+		refs = append(refs, wire.NewObject().Set("sessionId", id))
 	}
 	return refs
 }
@@ -317,7 +317,7 @@ func (st *state) registerOutcomes(sc steps) {
 		if !resp.OK || !ok {
 			return fmt.Errorf("encoding failed: %v", resp.Err)
 		}
-		dec, err := st.call(protocol.OpURIDecode, jsjson.NewObject().Set("uri", u))
+		dec, err := st.call(protocol.OpURIDecode, wire.NewObject().Set("uri", u))
 		if err != nil {
 			return err
 		}
@@ -467,7 +467,7 @@ func lineOf(r protocol.Response) string {
 // valueJSON is a compared value as JSON text, for the reports' language-neutral diff; "" for
 // a value JSON cannot carry.
 func valueJSON(v any) string {
-	if b, err := jsjson.Marshal(v); err == nil {
+	if b, err := wire.Marshal(v); err == nil {
 		return string(b)
 	}
 	if b, err := json.Marshal(compare.Plain(v)); err == nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // The framing of the context text (SR-PROMPT-1): the snapshots are the JSON between them.
@@ -53,7 +53,7 @@ func (st *state) registerPrepared(sc steps) {
 			return err
 		}
 		src, _ := msg.Get("source")
-		so, _ := src.(*jsjson.Object)
+		so, _ := src.(*wire.Object)
 		if so == nil {
 			return fmt.Errorf("the context message has no source")
 		}
@@ -119,18 +119,18 @@ func (st *state) registerPrepared(sc steps) {
 			keys = append(keys, c.Value)
 		}
 		for _, row := range t.Rows[1:] {
-			o := jsjson.NewObject()
+			o := wire.NewObject()
 			for i, c := range row.Cells {
 				o.Set(keys[i], jsonOrString(c.Value))
 			}
 			want = append(want, o)
 		}
 		src, _ := msg.Get("source")
-		refs, _ := src.(*jsjson.Object).Get("references")
+		refs, _ := src.(*wire.Object).Get("references")
 		// Key order is part of the contract (SR-PROMPT-4): compare it too.
 		if list, ok := refs.([]any); ok {
 			for _, r := range list {
-				if ro, ok := r.(*jsjson.Object); ok {
+				if ro, ok := r.(*wire.Object); ok {
 					if d := diff("source record keys", anyList(keys), anyList(ro.Keys())); d != nil {
 						return d
 					}
@@ -152,7 +152,7 @@ func (st *state) registerPrepared(sc steps) {
 			return err
 		}
 		if w := text(want); !strings.Contains(got, w) {
-			return fmt.Errorf("the context text does not contain %s:\n%s", jsjson.Quote(w), got)
+			return fmt.Errorf("the context text does not contain %s:\n%s", wire.Quote(w), got)
 		}
 		return nil
 	})
@@ -165,7 +165,7 @@ func (st *state) readsAre(want []any) error {
 	}
 	var got any
 	if resp.OK {
-		if o, ok := resp.Result.(*jsjson.Object); ok {
+		if o, ok := resp.Result.(*wire.Object); ok {
 			got, _ = o.Get("reads")
 		}
 	} else if resp.Err != nil {
@@ -174,13 +174,13 @@ func (st *state) readsAre(want []any) error {
 	return diff("sessions read", want, got)
 }
 
-func (st *state) contextMessage() (*jsjson.Object, error) {
+func (st *state) contextMessage() (*wire.Object, error) {
 	r, err := st.result()
 	if err != nil {
 		return nil, err
 	}
 	c, _ := r.Get("additionalContext")
-	msg, ok := c.(*jsjson.Object)
+	msg, ok := c.(*wire.Object)
 	if !ok {
 		return nil, fmt.Errorf("the prepared message has no context message")
 	}
@@ -196,13 +196,13 @@ func (st *state) contextText() (string, error) {
 }
 
 // messageText returns the text of a message's single text block.
-func messageText(msg *jsjson.Object) (string, error) {
+func messageText(msg *wire.Object) (string, error) {
 	content, _ := msg.Get("content")
 	blocks, _ := content.([]any)
 	if len(blocks) != 1 {
 		return "", fmt.Errorf("the message has %d content blocks, want 1", len(blocks))
 	}
-	b, _ := blocks[0].(*jsjson.Object)
+	b, _ := blocks[0].(*wire.Object)
 	t, _ := b.Get("text")
 	s, ok := t.(string)
 	if !ok {
@@ -212,7 +212,7 @@ func messageText(msg *jsjson.Object) (string, error) {
 }
 
 // snapshots parses the JSON array framed in the context text.
-func (st *state) snapshots() ([]*jsjson.Object, error) {
+func (st *state) snapshots() ([]*wire.Object, error) {
 	t, err := st.contextText()
 	if err != nil {
 		return nil, err
@@ -220,26 +220,26 @@ func (st *state) snapshots() ([]*jsjson.Object, error) {
 	return parseSnapshots(t)
 }
 
-func parseSnapshots(t string) ([]*jsjson.Object, error) {
+func parseSnapshots(t string) ([]*wire.Object, error) {
 	i, j := strings.Index(t, openTag), strings.LastIndex(t, closeTag)
 	if i < 0 || j < i {
 		return nil, fmt.Errorf("the context text is not framed by <referenced-sessions> tags")
 	}
-	v, err := jsjson.Parse(t[i+len(openTag) : j])
+	v, err := wire.Parse(t[i+len(openTag) : j])
 	if err != nil {
 		return nil, fmt.Errorf("the snapshots are not JSON: %v", err)
 	}
 	list, _ := v.([]any)
-	out := make([]*jsjson.Object, 0, len(list))
+	out := make([]*wire.Object, 0, len(list))
 	for _, e := range list {
-		if o, ok := e.(*jsjson.Object); ok {
+		if o, ok := e.(*wire.Object); ok {
 			out = append(out, o)
 		}
 	}
 	return out, nil
 }
 
-func (st *state) snapshot(id string) (*jsjson.Object, error) {
+func (st *state) snapshot(id string) (*wire.Object, error) {
 	snaps, err := st.snapshots()
 	if err != nil {
 		return nil, err
@@ -249,25 +249,25 @@ func (st *state) snapshot(id string) (*jsjson.Object, error) {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("no snapshot of %s", jsjson.Quote(id))
+	return nil, fmt.Errorf("no snapshot of %s", wire.Quote(id))
 }
 
-func (st *state) sourceRecord(id string) (*jsjson.Object, error) {
+func (st *state) sourceRecord(id string) (*wire.Object, error) {
 	msg, err := st.contextMessage()
 	if err != nil {
 		return nil, err
 	}
 	src, _ := msg.Get("source")
-	so, _ := src.(*jsjson.Object)
+	so, _ := src.(*wire.Object)
 	refs, _ := so.Get("references")
 	list, _ := refs.([]any)
 	for _, r := range list {
-		ro, _ := r.(*jsjson.Object)
+		ro, _ := r.(*wire.Object)
 		if v, _ := ro.Get("sessionId"); v == id {
 			return ro, nil
 		}
 	}
-	return nil, fmt.Errorf("no source record of %s", jsjson.Quote(id))
+	return nil, fmt.Errorf("no source record of %s", wire.Quote(id))
 }
 
 // ---- The host model ----
@@ -283,9 +283,9 @@ func (st *state) registerHost(sc steps) {
 		}
 		ev, _ := event("user", text(msg))
 		st.args.Set("mutations", []any{
-			jsjson.NewObject().Set("op", "append").Set("sessionId", text(a)).Set("events", []any{ev}),
-			jsjson.NewObject().Set("op", "compact").Set("sessionId", text(b)).Set("summary", "rewritten"),
-			jsjson.NewObject().Set("op", "delete").Set("sessionId", text(c)),
+			wire.NewObject().Set("op", "append").Set("sessionId", text(a)).Set("events", []any{ev}),
+			wire.NewObject().Set("op", "compact").Set("sessionId", text(b)).Set("summary", "rewritten"),
+			wire.NewObject().Set("op", "delete").Set("sessionId", text(c)),
 		})
 		return nil
 	})
@@ -341,8 +341,8 @@ func (st *state) registerHost(sc steps) {
 			return fmt.Errorf("%d messages waited in the inbox and %d entered the log, want 1 and 2", len(pending), len(log))
 		}
 		typed, _ := st.args.Get("text")
-		want := []any{jsjson.NewObject().Set("source", jsjson.NewObject().Set("kind", "user")).
-			Set("content", []any{jsjson.NewObject().Set("type", "text").Set("text", typed)}).Set("role", "user")}
+		want := []any{wire.NewObject().Set("source", wire.NewObject().Set("kind", "user")).
+			Set("content", []any{wire.NewObject().Set("type", "text").Set("text", typed)}).Set("role", "user")}
 		return diff("the message waiting in the inbox", want, pending)
 	})
 }
@@ -363,9 +363,9 @@ func (st *state) hostList(key string) ([]any, error) {
 // describeEntry names a logged message the way the features do: ["direct", its text] or
 // ["context", `snapshots of "a", "b"`].
 func describeEntry(e any) []any {
-	o, _ := e.(*jsjson.Object)
+	o, _ := e.(*wire.Object)
 	src, _ := o.Get("source")
-	so, _ := src.(*jsjson.Object)
+	so, _ := src.(*wire.Object)
 	kind, _ := so.Get("kind")
 	switch kind {
 	case "user":
@@ -376,10 +376,10 @@ func describeEntry(e any) []any {
 		list, _ := refs.([]any)
 		var ids []string
 		for _, r := range list {
-			ro, _ := r.(*jsjson.Object)
+			ro, _ := r.(*wire.Object)
 			id, _ := ro.Get("sessionId")
 			s, _ := id.(string)
-			ids = append(ids, jsjson.Quote(s))
+			ids = append(ids, wire.Quote(s))
 		}
 		return []any{"context", "snapshots of " + strings.Join(ids, ", ")}
 	}

@@ -12,8 +12,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
@@ -27,15 +26,15 @@ type state struct {
 	// The world a Given describes.
 	sessions  []*session
 	listError bool
-	agent     *jsjson.Object
-	config    *jsjson.Object
+	agent     *wire.Object
+	config    *wire.Object
 	cancel    string
 	running   bool
 	mutations []any
 
 	// The request a When names, sent by the first Then that needs it.
 	op      string
-	args    *jsjson.Object
+	args    *wire.Object
 	sent    bool
 	resp    protocol.Response
 	content any
@@ -73,15 +72,15 @@ func (st *state) session(id string) *session {
 }
 
 // world returns the protocol's world document for the sessions described so far.
-func (st *state) world() *jsjson.Object {
+func (st *state) world() *wire.Object {
 	list := make([]any, 0, len(st.sessions))
 	for i, s := range st.sessions {
-		h := jsjson.NewObject().Set("id", s.id)
+		h := wire.NewObject().Set("id", s.id)
 		if s.cwd != nil {
 			h.Set("cwd", *s.cwd)
 		}
 		h.Set("createdAt", float64(1700000000000+i))
-		o := jsjson.NewObject().Set("header", h)
+		o := wire.NewObject().Set("header", h)
 		if s.title != nil {
 			o.Set("title", *s.title)
 		}
@@ -91,38 +90,38 @@ func (st *state) world() *jsjson.Object {
 		if !s.noSurface {
 			events := make([]any, len(s.events))
 			for k, e := range s.events {
-				ev := e.(*jsjson.Object)
+				ev := e.(*wire.Object)
 				typ, _ := ev.Get("type")
 				data, _ := ev.Get("data")
-				events[k] = jsjson.NewObject().Set("type", typ).Set("seq", float64(k+1)).Set("data", data)
+				events[k] = wire.NewObject().Set("type", typ).Set("seq", float64(k+1)).Set("data", data)
 			}
 			seq := float64(len(events))
 			if s.seq != nil {
 				seq = *s.seq
 			}
-			o.Set("surface", jsjson.NewObject().Set("capturedThroughSeq", seq).Set("events", events))
+			o.Set("surface", wire.NewObject().Set("capturedThroughSeq", seq).Set("events", events))
 		}
 		if s.readErr {
 			o.Set("readError", "session log unreadable")
 		}
 		list = append(list, o)
 	}
-	w := jsjson.NewObject().Set("sessions", list)
+	w := wire.NewObject().Set("sessions", list)
 	if st.listError {
 		w.Set("listError", "session index unreadable")
 	}
 	return w
 }
 
-func (st *state) agentValue() *jsjson.Object {
+func (st *state) agentValue() *wire.Object {
 	if st.agent == nil {
-		return jsjson.NewObject().Set("id", "me")
+		return wire.NewObject().Set("id", "me")
 	}
 	return st.agent
 }
 
 // request names the scenario's request; it is sent when its outcome is first needed.
-func (st *state) request(op string, args *jsjson.Object) error {
+func (st *state) request(op string, args *wire.Object) error {
 	if st.op != "" && !st.sent {
 		return fmt.Errorf("a second request before the first was checked")
 	}
@@ -131,8 +130,8 @@ func (st *state) request(op string, args *jsjson.Object) error {
 }
 
 // serviceArgs returns arguments with the world, the agent, the configuration and the abort.
-func (st *state) serviceArgs() *jsjson.Object {
-	a := jsjson.NewObject().Set("world", st.world()).Set("agent", st.agentValue())
+func (st *state) serviceArgs() *wire.Object {
+	a := wire.NewObject().Set("world", st.world()).Set("agent", st.agentValue())
 	if st.config != nil {
 		a.Set("config", st.config)
 	}
@@ -159,7 +158,7 @@ func (st *state) outcome() (protocol.Response, error) {
 	return resp, nil
 }
 
-func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error) {
+func (st *state) call(op string, args *wire.Object) (protocol.Response, error) {
 	if st.notCovered != "" {
 		return protocol.Response{}, godog.ErrSkip
 	}
@@ -184,7 +183,7 @@ func (st *state) call(op string, args *jsjson.Object) (protocol.Response, error)
 }
 
 // result returns the successful result object, or fails.
-func (st *state) result() (*jsjson.Object, error) {
+func (st *state) result() (*wire.Object, error) {
 	resp, err := st.outcome()
 	if err != nil {
 		return nil, err
@@ -192,7 +191,7 @@ func (st *state) result() (*jsjson.Object, error) {
 	if !resp.OK {
 		return nil, fmt.Errorf("%s failed with %s: %s", st.op, codeName(resp.Err.Code), resp.Err.Message)
 	}
-	o, ok := resp.Result.(*jsjson.Object)
+	o, ok := resp.Result.(*wire.Object)
 	if !ok {
 		return nil, fmt.Errorf("%s result is not an object", st.op)
 	}
@@ -210,7 +209,7 @@ func codeName(c string) string {
 // surrogate allowed), \n a line feed, [[s]] the URI of session s and [[s as L]] the mention
 // of session s labelled L.
 func text(s string) string {
-	var b jsstring.Builder
+	var b wire.Builder
 	for i := 0; i < len(s); {
 		switch {
 		case strings.HasPrefix(s[i:], `\u{`):
@@ -243,7 +242,7 @@ func text(s string) string {
 			}
 			i += end + 2
 		default:
-			r, n := jsstring.DecodeRune(s[i:])
+			r, n := wire.DecodeRune(s[i:])
 			b.WriteRune(r)
 			i += n
 		}
@@ -277,7 +276,7 @@ func quoted(s string) []string {
 
 // jsonOrString reads a cell as a JSON value, or as a string when it is not JSON.
 func jsonOrString(s string) any {
-	if v, err := jsjson.Parse(s); err == nil {
+	if v, err := wire.Parse(s); err == nil {
 		return v
 	}
 	return text(s)

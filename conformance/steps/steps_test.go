@@ -14,8 +14,8 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/features"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
 func run(t *testing.T, h adapter.Handler, fsys any, opts steps.Options) []result.Case {
@@ -84,7 +84,7 @@ func (w wrong) Handle(ctx context.Context, req protocol.Request) protocol.Respon
 	if req.Op == w.op && resp.OK {
 		if s, ok := resp.Result.(string); ok {
 			resp.Result = s + "x"
-		} else if o, ok := resp.Result.(*jsjson.Object); ok {
+		} else if o, ok := resp.Result.(*wire.Object); ok {
 			o.Set("text", "corrupted")
 		}
 	}
@@ -119,7 +119,7 @@ type unsupported struct {
 func (u unsupported) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	if req.Op == protocol.OpHello {
 		resp := u.h.Handle(ctx, req)
-		resp.Result.(*jsjson.Object).Set("features", []any{})
+		resp.Result.(*wire.Object).Set("features", []any{})
 		return resp
 	}
 	if req.Op == u.op {
