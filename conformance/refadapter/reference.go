@@ -149,7 +149,7 @@ func (r *Reference) defineWorld(req protocol.Request) (any, error) {
 	if _, isRef, _ := protocol.WorldRefKey(wv); isRef {
 		return nil, badRequest("world.define: world is a reference, not a document")
 	}
-	w, err := sessionquerytest.WorldFromValue(wv)
+	w, err := worldFromValue(wv)
 	if err != nil {
 		return nil, badRequest("world.define: %v", err)
 	}
@@ -171,7 +171,7 @@ func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 		return nil, badRequest("world: %v", err)
 	}
 	if !isRef {
-		w, err := sessionquerytest.WorldFromValue(wv)
+		w, err := worldFromValue(wv)
 		if err != nil {
 			return nil, badRequest("%v", err)
 		}
