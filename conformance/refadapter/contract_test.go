@@ -16,7 +16,7 @@ import (
 // of the embedded reference is the one place that may see both, so it checks they agree.
 func TestContractAgreesWithReference(t *testing.T) {
 	ints := []struct {
-		name      string
+		name     string
 		kit, ref int
 	}{
 		{"MaxReferences", contract.MaxReferences, service.MaxReferences},
