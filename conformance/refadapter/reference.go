@@ -15,6 +15,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/host"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
@@ -39,11 +40,11 @@ type Reference struct {
 
 // Handle answers one request.
 func (r *Reference) Handle(ctx context.Context, req protocol.Request) protocol.Response {
-	res, err := r.handle(ctx, req)
+	res, err := r.handle(ctx, newRequest(req))
 	if err != nil {
 		return errorResponse(req.ID, err)
 	}
-	return protocol.Response{ID: req.ID, OK: true, Result: res}
+	return protocol.Response{ID: req.ID, OK: true, Result: FromReference(res)}
 }
 
 // failure is an error response with extra keys (a failed prepare's reads).
@@ -63,7 +64,7 @@ func errorResponse(id int64, err error) protocol.Response {
 	}
 	var f *failure
 	if errors.As(err, &f) {
-		e.Extra = f.extra
+		e.Extra, _ = FromReference(f.extra).(*wire.Object)
 	}
 	return protocol.Response{ID: id, Err: e}
 }
@@ -79,7 +80,7 @@ func (r *Reference) spec() string {
 	return r.Profile
 }
 
-func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, error) {
+func (r *Reference) handle(ctx context.Context, req request) (any, error) {
 	arg := func(k string) jsjson.Arg {
 		v, ok := req.Arg(k)
 		return jsjson.Arg{Set: ok, Value: v}
@@ -136,13 +137,13 @@ func (r *Reference) handle(ctx context.Context, req protocol.Request) (any, erro
 // defineWorld is world.define {key, world} → {key}: the world is checked and parsed once,
 // and later requests naming it get a fresh copy (see world). Redefining a key replaces its
 // world, so a client bounds the cache by reusing keys.
-func (r *Reference) defineWorld(req protocol.Request) (any, error) {
+func (r *Reference) defineWorld(req request) (any, error) {
 	kv, _ := req.Arg("key")
 	key, ok := kv.(string)
 	if !ok {
 		return nil, badRequest("world.define: key is not a string")
 	}
-	wv, ok := req.Arg("world")
+	wv, ok := req.wireArg("world")
 	if !ok {
 		return nil, badRequest("world.define: world is missing")
 	}
@@ -191,8 +192,8 @@ func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 
 // setup reads world, agent and cancel, and returns the service, its session query and the
 // context.
-func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (*service.Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
-	wv, ok := req.Arg("world")
+func (r *Reference) setup(ctx context.Context, req request, arg func(string) jsjson.Arg) (*service.Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
+	wv, ok := req.wireArg("world")
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
 	}
@@ -230,7 +231,7 @@ func (r *Reference) setup(ctx context.Context, req protocol.Request, arg func(st
 	return svc, q, agent, cctx, cancel, nil
 }
 
-func agentFromValue(req protocol.Request) (service.Agent, error) {
+func agentFromValue(req request) (service.Agent, error) {
 	av, _ := req.Arg("agent")
 	o, ok := av.(*jsjson.Object)
 	if !ok {
@@ -253,7 +254,7 @@ func agentFromValue(req protocol.Request) (service.Agent, error) {
 }
 
 // cancelMode is the request's cancel mode (Query.ArmList, ArmReads), or nil.
-func cancelMode(req protocol.Request) any {
+func cancelMode(req request) any {
 	c, _ := req.Arg("cancel")
 	return c
 }
@@ -267,7 +268,7 @@ func sessionIDs(order []service.Normalized) []string {
 	return ids
 }
 
-func (r *Reference) candidates(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+func (r *Reference) candidates(ctx context.Context, req request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err
@@ -291,7 +292,7 @@ func candidatesAnswer(q *Query, cands []service.Candidate, err error) (any, erro
 	return jsjson.NewObject().Set("candidates", list).Set("titleReads", anyStrings(q.TitleReads())), nil
 }
 
-func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+func (r *Reference) prepare(ctx context.Context, req request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
@@ -312,7 +313,7 @@ func (r *Reference) prepare(ctx context.Context, req protocol.Request, arg func(
 }
 
 // prepareAnswer builds a prepare's response: the result, or the error with the reads.
-func prepareAnswer(req protocol.Request, q *Query, order []service.Normalized, p *service.Prepared, err error) (any, error) {
+func prepareAnswer(req request, q *Query, order []service.Normalized, p *service.Prepared, err error) (any, error) {
 	// Every read goroutine was started before Prepare awaited any; wait until they all called.
 	// An already-aborted call starts no read, so there is nothing to wait for.
 	started := len(order)
@@ -362,7 +363,7 @@ func anyStrings(s []string) []any {
 // hostSend: {world, agent, running, text, config?, mutations?} → {log, replay}. The message is
 // sent to the target (idle, or running and then stepped), the source sessions are mutated as
 // listed, and the target's log is read before and after the mutations.
-func (r *Reference) hostSend(ctx context.Context, req protocol.Request, arg func(string) jsjson.Arg) (any, error) {
+func (r *Reference) hostSend(ctx context.Context, req request, arg func(string) jsjson.Arg) (any, error) {
 	svc, q, agent, cctx, cancel, err := r.setup(ctx, req, arg)
 	if err != nil {
 		return nil, err

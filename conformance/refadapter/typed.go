@@ -90,14 +90,14 @@ func unsupportedf(format string, args ...any) error {
 
 // Handle answers one request.
 func (a *Typed) Handle(ctx context.Context, req protocol.Request) protocol.Response {
-	res, err := a.handle(ctx, req)
+	res, err := a.handle(ctx, newRequest(req))
 	if err != nil {
 		return errorResponse(req.ID, err)
 	}
-	return protocol.Response{ID: req.ID, OK: true, Result: res}
+	return protocol.Response{ID: req.ID, OK: true, Result: FromReference(res)}
 }
 
-func (a *Typed) handle(ctx context.Context, req protocol.Request) (any, error) {
+func (a *Typed) handle(ctx context.Context, req request) (any, error) {
 	str := func(key string) (string, error) {
 		v, _ := req.Arg(key)
 		s, ok := v.(string)
@@ -187,7 +187,7 @@ func typedInt(v any) int {
 	return int(f)
 }
 
-func typedConfig(req protocol.Request) (service.Config, error) {
+func typedConfig(req request) (service.Config, error) {
 	v, present := req.Arg("config")
 	if present && v == nil {
 		return service.Config{}, unsupportedf("config is null")
@@ -207,7 +207,7 @@ func typedConfig(req protocol.Request) (service.Config, error) {
 
 // open builds the world, the agent, the service and the context of a candidates or prepare
 // request.
-func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
+func (a *Typed) open(ctx context.Context, req request) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
 	fail := func(err error) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
@@ -245,7 +245,7 @@ func (a *Typed) open(ctx context.Context, req protocol.Request) (Service, *Query
 	return svc, q, agent, cctx, cancel, nil
 }
 
-func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, error) {
+func (a *Typed) candidates(ctx context.Context, req request) (any, error) {
 	query, limit := "", 0
 	if v, ok := req.Arg("query"); ok {
 		s, isString := v.(string)
@@ -268,7 +268,7 @@ func (a *Typed) candidates(ctx context.Context, req protocol.Request) (any, erro
 }
 
 // typedRefs maps the references argument to []service.Input when Go can express it.
-func typedRefs(req protocol.Request) ([]service.Input, error) {
+func typedRefs(req request) ([]service.Input, error) {
 	v, _ := req.Arg("references")
 	list, ok := v.([]any)
 	if !ok {
@@ -298,7 +298,7 @@ func typedRefs(req protocol.Request) ([]service.Input, error) {
 	return refs, nil
 }
 
-func (a *Typed) prepare(ctx context.Context, req protocol.Request) (any, error) {
+func (a *Typed) prepare(ctx context.Context, req request) (any, error) {
 	noReads := func(err error) error { return &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})} }
 	refs, err := typedRefs(req)
 	if err != nil {

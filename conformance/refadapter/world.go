@@ -2,6 +2,7 @@ package refadapter
 
 import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
@@ -14,7 +15,8 @@ func World(w *protocol.World) *sessionquerytest.World {
 		h := header(s.Header)
 		ws := sessionquerytest.WorldSession{Header: h, Title: s.Title, TitleError: s.TitleError, ReadError: s.ReadError}
 		if s.Surface != nil {
-			ws.Surface = &sessionquery.Surface{Session: h, CapturedThroughSeq: s.Surface.CapturedThroughSeq, Events: s.Surface.Events}
+			events, _ := ToReference(s.Surface.Events).([]any)
+			ws.Surface = &sessionquery.Surface{Session: h, CapturedThroughSeq: s.Surface.CapturedThroughSeq, Events: events}
 		}
 		out.Sessions[i] = ws
 	}
@@ -22,7 +24,8 @@ func World(w *protocol.World) *sessionquerytest.World {
 }
 
 func header(h protocol.Header) sessionquery.Header {
-	return sessionquery.Header{ID: h.ID, CWD: h.CWD, CreatedAt: h.CreatedAt, Extra: h.Extra}
+	extra, _ := ToReference(h.Extra).(*jsjson.Object)
+	return sessionquery.Header{ID: h.ID, CWD: h.CWD, CreatedAt: h.CreatedAt, Extra: extra}
 }
 
 // worldFromValue reads a request's world document into the reference's service.

@@ -1,55 +1,203 @@
 // Package wire holds the kit's JSON values: what the adapter protocol (spec/protocol.md)
-// carries between the kit and an implementation. Objects keep their keys in order, a number
-// may keep the text it was written as (Number), and a string is a JavaScript string (UTF-16
-// code units, lone surrogates included) held in a Go string as WTF-8.
+// carries between the kit and an implementation, read the way JSON.parse reads it and written
+// the way JSON.stringify writes it.
 //
-// STAGING: for the first step of the move these names stand for the reference's value
-// libraries; the kit's own codec replaces them.
+// A value is nil (null), bool, float64, Number (a number kept as the text it is written
+// with), string, []any or *Object. A string is a JavaScript string, a sequence of UTF-16 code
+// units that may hold lone surrogates, kept in a Go string as canonical WTF-8: UTF-8, plus the
+// three-byte form ED A0..BF xx for a lone surrogate, a surrogate pair always written as its
+// four-byte code point. Well-formed strings are therefore plain UTF-8, and equal JavaScript
+// strings are equal Go strings.
+//
+// The kit reads and writes the wire with this package alone, not with the reference's JSON
+// code: a fault in the reference's codec cannot hide itself by being on both sides of a
+// comparison (conformance/refadapter checks that the two agree).
 package wire
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+	"fmt"
+	"slices"
+	"strconv"
 )
 
-type (
-	Value       = jsjson.Value
-	Object      = jsjson.Object
-	Number      = jsjson.Number
-	Arg         = jsjson.Arg
-	SyntaxError = jsjson.SyntaxError
-	Builder     = jsstring.Builder
-)
+// Value is a JSON value as described in the package documentation.
+type Value = any
 
-const MaxDepth = jsjson.MaxDepth
+// Object is a JSON object as JSON.parse makes it: keys in JavaScript's property order
+// (array-index keys in ascending numeric order, then the others in the order first set), and
+// a key set twice keeps its first place and its last value.
+type Object struct {
+	keys  []string
+	vals  []any
+	index map[string]int // built past a few keys; scanning is cheaper below
+}
 
-var (
-	Given              = jsjson.Given
-	Parse              = jsjson.Parse
-	NewObject          = jsjson.NewObject
-	Append             = jsjson.Append
-	Marshal            = jsjson.Marshal
-	Clone              = jsjson.Clone
-	TypeOf             = jsjson.TypeOf
-	Plain              = jsjson.Plain
-	Quote              = jsjson.Quote
-	AppendString       = jsjson.AppendString
-	StringSize         = jsjson.StringSize
-	AppendNumber       = jsjson.AppendNumber
-	NumberString       = jsjson.NumberString
-	AppendNumberString = jsjson.AppendNumberString
+const scanKeys = 8
 
-	DecodeRune     = jsstring.DecodeRune
-	DecodeLastRune = jsstring.DecodeLastRune
-	IsSurrogate    = jsstring.IsSurrogate
-	AppendRune     = jsstring.AppendRune
-	FromUTF16      = jsstring.FromUTF16
-	UTF16          = jsstring.UTF16
-	Length         = jsstring.Length
-	Canonical      = jsstring.Canonical
-	Normalize      = jsstring.Normalize
-	WellFormed     = jsstring.WellFormed
-	ToWellFormed   = jsstring.ToWellFormed
-	ByteLength     = jsstring.ByteLength
-	Concat         = jsstring.Concat
-)
+// NewObject returns an empty Object.
+func NewObject() *Object { return &Object{} }
+
+func (o *Object) lookup(key string) int {
+	if o == nil {
+		return -1
+	}
+	if o.index != nil {
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	return slices.Index(o.keys, key)
+}
+
+// Set sets key to v and returns o, so calls chain.
+func (o *Object) Set(key string, v any) *Object {
+	if i := o.lookup(key); i >= 0 {
+		o.vals[i] = v
+		return o
+	}
+	o.keys = append(o.keys, key)
+	o.vals = append(o.vals, v)
+	if o.index != nil {
+		o.index[key] = len(o.keys) - 1
+	} else if len(o.keys) > scanKeys {
+		o.index = make(map[string]int, 2*len(o.keys))
+		for i, k := range o.keys {
+			o.index[k] = i
+		}
+	}
+	return o
+}
+
+// Get returns the value of key and whether o has it.
+func (o *Object) Get(key string) (any, bool) {
+	if i := o.lookup(key); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
+}
+
+// Has reports whether o has key.
+func (o *Object) Has(key string) bool { return o.lookup(key) >= 0 }
+
+// Len returns the number of keys.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// Keys returns a copy of the keys in JavaScript's property order (Object.keys).
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	keys := slices.Clone(o.keys)
+	// Stable: the non-index keys keep their order; the index keys go first, by value.
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ia, aok := indexKey(a)
+		ib, bok := indexKey(b)
+		switch {
+		case aok && bok:
+			return compareUint(ia, ib)
+		case aok:
+			return -1
+		case bok:
+			return 1
+		}
+		return 0
+	})
+	return keys
+}
+
+func compareUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// indexKey reports whether k is an array index, the canonical decimal form of an integer
+// from 0 to 2³²−2, which JavaScript lists before the other keys.
+func indexKey(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || k[0] < '0' || k[0] > '9' || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return n, err == nil && n <= 1<<32-2
+}
+
+// Number is a JSON number kept as the text it is written with ("2.0", "1e1", "-0"), so the
+// kit can send a number in a form JSON.stringify never writes. Marshal writes it verbatim;
+// Parse never returns one.
+type Number string
+
+// Float64 returns the double JSON.parse reads from n, or an error when n is not a JSON number.
+func (n Number) Float64() (float64, error) {
+	v, err := Parse(string(n))
+	if f, ok := v.(float64); ok && err == nil {
+		return f, nil
+	}
+	return 0, fmt.Errorf("wire: %q is not a JSON number", string(n))
+}
+
+// Arg is a request argument: Set false when the request leaves it out (JavaScript's
+// undefined), else Value, null included.
+type Arg struct {
+	Set   bool
+	Value any
+}
+
+// Given returns the Arg that is set to v.
+func Given(v any) Arg { return Arg{Set: true, Value: v} }
+
+// Clone returns a deep copy of v.
+func Clone(v any) any { return mapLeaves(v, nil) }
+
+// Plain returns v with every Number replaced by the double it reads as, the value a reader of
+// v's JSON text gets; v is not changed.
+func Plain(v any) any {
+	return mapLeaves(v, func(e any) any {
+		if n, ok := e.(Number); ok {
+			f, _ := n.Float64()
+			return f
+		}
+		return e
+	})
+}
+
+// mapLeaves copies the arrays and objects of v, and replaces each other value by leaf(value)
+// when leaf is not nil.
+func mapLeaves(v any, leaf func(any) any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = mapLeaves(e, leaf)
+		}
+		return out
+	case *Object:
+		if x == nil {
+			return x
+		}
+		out := &Object{keys: slices.Clone(x.keys), vals: make([]any, len(x.vals))}
+		for i, e := range x.vals {
+			out.vals[i] = mapLeaves(e, leaf)
+		}
+		if x.index != nil {
+			out.index = make(map[string]int, len(x.index))
+			for k, i := range x.index {
+				out.index[k] = i
+			}
+		}
+		return out
+	}
+	if leaf == nil {
+		return v
+	}
+	return leaf(v)
+}

@@ -1,0 +1,287 @@
+package wire
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth bounds the nesting of arrays and objects Parse accepts, so a hostile text cannot
+// exhaust the stack.
+const MaxDepth = 10000
+
+// SyntaxError is a JSON text JSON.parse rejects; Offset is the byte offset of the fault.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+// Error implements the error interface.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("json: %s at offset %d", e.Msg, e.Offset)
+}
+
+// Parse reads one JSON text as JSON.parse does: the strict grammar (no comments, trailing
+// commas, leading zeros, raw control characters in strings), whitespace of tab, LF, CR and
+// space only, numbers as float64 (±Infinity past the largest double), and \uXXXX escapes read
+// as code units, so an unpaired \uD800 stays a lone surrogate where encoding/json would write
+// U+FFFD. The text is WTF-8; a byte that is not is an error.
+func Parse(text string) (any, error) {
+	p := parser{text: text}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.text) {
+		return nil, p.fail("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+type parser struct {
+	text string
+	pos  int
+}
+
+func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.text) {
+		switch p.text[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next returns the byte at the position, or 0 at the end.
+func (p *parser) next() byte {
+	if p.pos < len(p.text) {
+		return p.text[p.pos]
+	}
+	return 0
+}
+
+func (p *parser) value(depth int) (any, error) {
+	if p.pos >= len(p.text) {
+		return nil, p.fail("unexpected end of JSON input")
+	}
+	switch c := p.text[p.pos]; {
+	case c == '{' || c == '[':
+		if depth >= MaxDepth {
+			return nil, p.fail(fmt.Sprintf("nesting deeper than %d", MaxDepth))
+		}
+		if c == '{' {
+			return p.object(depth + 1)
+		}
+		return p.array(depth + 1)
+	case c == '"':
+		return p.str()
+	case c == '-' || '0' <= c && c <= '9':
+		return p.number()
+	}
+	for _, lit := range [...]struct {
+		word string
+		v    any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if len(p.text)-p.pos >= len(lit.word) && p.text[p.pos:p.pos+len(lit.word)] == lit.word {
+			p.pos += len(lit.word)
+			return lit.v, nil
+		}
+	}
+	return nil, p.fail("unexpected token")
+}
+
+func (p *parser) object(depth int) (any, error) {
+	p.pos++
+	o := NewObject()
+	p.skipSpace()
+	if p.next() == '}' {
+		p.pos++
+		return o, nil
+	}
+	for {
+		p.skipSpace()
+		if p.next() != '"' {
+			return nil, p.fail("expected a string key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.next() != ':' {
+			return nil, p.fail("expected ':' after an object key")
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		o.Set(k, v)
+		if done, err := p.endOf('}', "expected ',' or '}' in an object"); done || err != nil {
+			return o, err
+		}
+	}
+}
+
+func (p *parser) array(depth int) (any, error) {
+	p.pos++
+	a := []any{}
+	p.skipSpace()
+	if p.next() == ']' {
+		p.pos++
+		return a, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		if done, err := p.endOf(']', "expected ',' or ']' in an array"); done || err != nil {
+			return a, err
+		}
+	}
+}
+
+// endOf reads the ',' between two members or the closing byte.
+func (p *parser) endOf(closing byte, msg string) (bool, error) {
+	p.skipSpace()
+	switch {
+	case p.pos >= len(p.text):
+		return false, p.fail("unexpected end of JSON input")
+	case p.text[p.pos] == ',':
+		p.pos++
+		return false, nil
+	case p.text[p.pos] == closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.fail(msg)
+}
+
+func (p *parser) digits() int {
+	start := p.pos
+	for p.pos < len(p.text) && '0' <= p.text[p.pos] && p.text[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - start
+}
+
+func (p *parser) number() (any, error) {
+	start := p.pos
+	if p.next() == '-' {
+		p.pos++
+	}
+	switch {
+	case p.next() == '0':
+		p.pos++
+	case p.digits() == 0:
+		return nil, p.fail("no digits in a number")
+	}
+	if p.next() == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return nil, p.fail("no digits after a decimal point")
+		}
+	}
+	if c := p.next(); c == 'e' || c == 'E' {
+		p.pos++
+		if c := p.next(); c == '+' || c == '-' {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return nil, p.fail("no digits in an exponent")
+		}
+	}
+	f, err := strconv.ParseFloat(p.text[start:p.pos], 64)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err != strconv.ErrRange {
+		return nil, &SyntaxError{Offset: start, Msg: "bad number"}
+	}
+	return f, nil // out of range: ±Inf or ±0, as JavaScript reads it
+}
+
+func (p *parser) str() (string, error) {
+	p.pos++
+	start := p.pos
+	for p.pos < len(p.text) { // the common case: nothing to unescape or check
+		c := p.text[p.pos]
+		if c == '"' {
+			p.pos++
+			return p.text[start : p.pos-1], nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+		p.pos++
+	}
+	b := Builder{buf: append([]byte(nil), p.text[start:p.pos]...)}
+	for p.pos < len(p.text) {
+		c := p.text[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return b.String(), nil
+		case c < 0x20:
+			return "", p.fail("control character in a string")
+		case c == '\\':
+			if err := p.escape(&b); err != nil {
+				return "", err
+			}
+		default:
+			r, n := DecodeRune(p.text[p.pos:])
+			if r == utf8.RuneError && n == 1 {
+				return "", p.fail("invalid UTF-8 in a string")
+			}
+			b.WriteRune(r)
+			p.pos += n
+		}
+	}
+	return "", p.fail("unterminated string")
+}
+
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+func (p *parser) escape(b *Builder) error {
+	if p.pos+1 >= len(p.text) {
+		return p.fail("unexpected end of JSON input")
+	}
+	e := p.text[p.pos+1]
+	if r := simpleEscapes[e]; r != 0 {
+		b.WriteRune(rune(r))
+		p.pos += 2
+		return nil
+	}
+	if e != 'u' {
+		return p.fail("bad escape")
+	}
+	p.pos += 2
+	if len(p.text)-p.pos < 4 {
+		return p.fail("bad \\u escape")
+	}
+	var u uint16
+	for _, h := range []byte(p.text[p.pos : p.pos+4]) {
+		var d byte
+		switch {
+		case '0' <= h && h <= '9':
+			d = h - '0'
+		case 'a' <= h && h <= 'f':
+			d = h - 'a' + 10
+		case 'A' <= h && h <= 'F':
+			d = h - 'A' + 10
+		default:
+			return p.fail("bad \\u escape")
+		}
+		u = u<<4 | uint16(d)
+	}
+	p.pos += 4
+	b.WriteUnit(u)
+	return nil
+}
