@@ -20,6 +20,6 @@
 //
 // Each typed function has a *Value form over JavaScript values (uri.EncodeValue,
 // mention.FormatValue, service.Service.PrepareValue …) for arguments of any JavaScript type,
-// as the conformance protocol passes them; it checks the types the seed's code would trip
-// on, then runs the typed code. Nothing here knows of the conformance harness.
+// as a JavaScript caller may pass them; it checks the types the seed's code would trip on,
+// then runs the typed code. Nothing here knows of the conformance kit.
 package reference

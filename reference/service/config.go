@@ -4,8 +4,8 @@
 // SR-CAND-*, SR-PREP-*, SR-PROMPT-*, SR-CANCEL-*).
 //
 // Typed methods serve Go callers. The *Value methods take arguments as JSON values with
-// JavaScript's dynamic typing (jsjson.Arg), so a conformance adapter can pass wrong types
-// through and get the seed's exact outcome; they check those types and then run the same code
+// JavaScript's dynamic typing (jsjson.Arg), so a caller can pass values of the wrong type and
+// get the seed's exact outcome; they check those types and then run the same code
 // as the typed methods.
 package service
 

@@ -69,7 +69,7 @@ type SourceReference struct {
 }
 
 // Value returns the message as the seed builds it, keys in order source, content, role, id;
-// withID false leaves the id out (the protocol compares messages without it).
+// withID false leaves the id out (a fresh UUID per call, which a comparison must ignore).
 func (m *Message) Value(withID bool) *jsjson.Object {
 	refs := make([]any, len(m.Source.References))
 	for i, r := range m.Source.References {

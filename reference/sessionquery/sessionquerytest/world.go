@@ -1,7 +1,7 @@
 // Package sessionquerytest implements an in-memory session-query service for tests of the
-// session-reference service, as testing/fstest stands beside io/fs: World, built from the
-// world document of the conformance protocol (spec SR-QUERY-4), and Recorder, which records
-// the calls made to any sessionquery.Querier.
+// session-reference service, as testing/fstest stands beside io/fs: World, a list of sessions
+// held in memory (written as a Go literal or read from a JSON document with ParseWorld), and
+// Recorder, which records the calls made to any sessionquery.Querier.
 package sessionquerytest
 
 import (
@@ -14,12 +14,13 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 )
 
-// World is an in-memory sessionquery.Querier built from a world document (spec SR-QUERY-4):
+// World is an in-memory sessionquery.Querier over a list of sessions. As a JSON document
+// (ParseWorld, Value) it reads:
 //
 //	{"sessions":[{"header":{"id":S,"cwd"?:S,"createdAt":N,…},"title"?:S,"titleError"?:S,
 //	  "surface"?:{"capturedThroughSeq":N|null,"events":[…]},"readError"?:S}],"listError"?:S}
 //
-// It lists the sessions in document order, reads a title as a fulfilled settlement (with or
+// It lists the sessions in order, reads a title as a fulfilled settlement (with or
 // without a title) or, with titleError, a rejected one, and reads a surface or fails with
 // readError. Its queries only read it, so any number may run at once; changing Sessions
 // while a query runs is a race. Wrap it in a Recorder to see the calls made.
@@ -47,7 +48,7 @@ func ParseWorld(text string) (*World, error) {
 }
 
 // WorldFromValue reads a world document from a parsed JSON value. Unknown keys and values of
-// the wrong type are errors, so a typo in a fixture cannot silently change its meaning.
+// the wrong type are errors, so a typo in a test cannot silently change its meaning.
 func WorldFromValue(v any) (*World, error) {
 	root, ok := v.(*jsjson.Object)
 	if !ok {
