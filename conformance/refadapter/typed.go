@@ -211,7 +211,7 @@ func (a *Typed) open(ctx context.Context, req request) (Service, *Query, service
 	fail := func(err error) (Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
 		return nil, nil, service.Agent{}, nil, nil, err
 	}
-	wv, ok := req.Arg("world")
+	wv, ok := req.wireArg("world")
 	if !ok {
 		return fail(badRequest("world is missing"))
 	}
