@@ -6,9 +6,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // Call is one request of a run, without its id.
@@ -190,10 +190,10 @@ func smallOps(op string) func(seed uint64, ops int) Instance {
 			case protocol.OpURIEncode:
 				calls[i] = Call{op, wire.NewObject().Set("sessionId", id)}
 			case protocol.OpURIDecode:
-				calls[i] = Call{op, wire.NewObject().Set("uri", uri.Encode(id))}
+				calls[i] = Call{op, wire.NewObject().Set("uri", contract.URI(id))}
 			default:
 				t := fmt.Sprintf("compare @[%s](%s) with @[B 🚀](%s) and @[C\\]](%s) please",
-					id, uri.Encode(id), uri.Encode("b-"+id), uri.Encode("c"))
+					id, contract.URI(id), contract.URI("b-"+id), contract.URI("c"))
 				calls[i] = Call{op, wire.NewObject().Set("text", t)}
 			}
 		}

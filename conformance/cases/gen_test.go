@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // The fixture generator's source: every case of fixtures/*.yaml, without its expected
@@ -43,7 +43,7 @@ func generated() []gfile {
 	return append(files, trapFiles()...)
 }
 
-func enc(id string) string { return uri.Encode(id) }
+func enc(id string) string { return contract.URI(id) }
 
 func uriEncode() gfile {
 	id := func(name, reqs, s string) gcase { return c(name, reqs, o("sessionId", s)) }
@@ -65,9 +65,7 @@ func uriEncode() gfile {
 	}}
 }
 
-func b64(raw string) string {
-	return "dsh-session:" + strings.TrimPrefix(uri.EncodeJSON([]byte(raw)), "dsh-session:")
-}
+func b64(raw string) string { return contract.URIOf(raw) }
 
 func uriDecode() gfile {
 	d := func(name, reqs, s string) gcase { return c(name, reqs, o("uri", s)) }

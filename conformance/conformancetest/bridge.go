@@ -356,13 +356,13 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 		return nil, err
 	}
 	defer c.cancel()
-	c.world.q.ArmList(c.mode, c.cancel)
+	c.world.calls.ArmList(c.mode, c.cancel)
 	cands, err := c.svc.ListCandidates(c.ctx, c.agent, query, limit)
 	if why := c.world.inexpressible(); why != "" {
 		return nil, cannot("%s", why)
 	}
 	if err != nil {
-		return nil, &withExtra{err: err, extra: wire.NewObject().Set("lists", float64(c.world.q.Lists()))}
+		return nil, &withExtra{err: err, extra: wire.NewObject().Set("lists", float64(c.world.calls.Lists()))}
 	}
 	list := make([]any, len(cands))
 	for i, cd := range cands {
@@ -372,7 +372,7 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 		}
 		list[i] = o.Set("createdAt", cd.CreatedAt)
 	}
-	return wire.NewObject().Set("candidates", list).Set("titleReads", anyStrings(c.world.q.TitleReads())), nil
+	return wire.NewObject().Set("candidates", list).Set("titleReads", anyStrings(c.world.calls.TitleReads())), nil
 }
 
 func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
@@ -410,7 +410,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	if len(order) > c.svc.Config().MaxReferences {
 		order = nil
 	}
-	c.world.q.ArmReads(c.mode, c.cancel, order)
+	c.world.calls.ArmReads(c.mode, c.cancel, order)
 	p, err := c.svc.Prepare(c.ctx, c.agent, raw, refs)
 	// Every read a port starts concurrently reaches the store before the answer is written;
 	// an already-aborted call starts none.
@@ -418,7 +418,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	if c.mode == protocol.CancelBefore {
 		started = 0
 	}
-	reads := c.world.q.WaitReads(started, time.Second)
+	reads := c.world.calls.WaitReads(started, time.Second)
 	slices.SortStableFunc(reads, func(a, b string) int { return position(order, a) - position(order, b) })
 	if why := c.world.inexpressible(); why != "" {
 		return nil, cannot("%s", why)

@@ -20,11 +20,11 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/uriport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // The reference, written as a port against the Go API, is certified as a port would be:
@@ -155,7 +155,7 @@ func TestInexpressibleReason(t *testing.T) {
 type wrongPort struct{ refport.Port }
 
 func (wrongPort) FormatMention(ref goport.Reference) string {
-	return "@[" + ref.Label.Or(ref.SessionID) + "](" + uri.Encode(ref.SessionID) + ")"
+	return "@[" + ref.Label.Or(ref.SessionID) + "](" + contract.URI(ref.SessionID) + ")"
 }
 
 // TestWrongPortHelper certifies wrongPort when TestWrongPortFails runs this test binary.

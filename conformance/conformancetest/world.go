@@ -2,35 +2,37 @@ package conformancetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-// This file is the bridge's one use of the reference's session-query fake: the protocol's
-// world document (spec/protocol.md, "The world") behaves exactly as the reference adapter's,
-// cancel modes and recorded reads included, and the port sees it as a SessionStore of the
-// kit's types.
+// This file is the bridge's session-query service: the protocol's world document
+// (spec/protocol.md, "The world") read into protocol.World and answered in the kit's types,
+// as any adapter answers it. The calls go through refadapter.Calls, which the reference
+// adapter uses too, so the cancel modes and the recorded reads behave exactly as the
+// reference adapter's.
 
 // world is the SessionStore of one request.
 type world struct {
-	q *refadapter.Query
+	doc   *protocol.World
+	calls *refadapter.Calls
 
 	mu  sync.Mutex
 	why string // the first surface the Go types could not carry, when one was read
 }
 
 func newWorld(v any) (*world, error) {
-	w, err := sessionquerytest.WorldFromValue(v)
+	w, err := protocol.WorldFromValue(v)
 	if err != nil {
 		return nil, protocolError("%v", err)
 	}
-	return &world{q: refadapter.NewQuery(w)}, nil
+	return &world{doc: w, calls: &refadapter.Calls{}}, nil
 }
 
 // inexpressible says why the request cannot be answered through the Go types: a surface the
@@ -41,7 +43,7 @@ func (w *world) inexpressible() string {
 	return w.why
 }
 
-func header(h sessionquery.Header) goport.SessionHeader {
+func header(h protocol.Header) goport.SessionHeader {
 	out := goport.SessionHeader{ID: h.ID, CreatedAt: h.CreatedAt}
 	if h.CWD != nil {
 		out.CWD = goport.Some(*h.CWD)
@@ -49,47 +51,97 @@ func header(h sessionquery.Header) goport.SessionHeader {
 	return out
 }
 
-// ListSessions implements SessionStore.
-func (w *world) ListSessions(ctx context.Context) ([]goport.SessionRecord, error) {
-	recs, err := w.q.ListSessions(ctx)
+// ListSessions implements SessionStore: every session in document order, persisted and not
+// live, or listError.
+func (w *world) ListSessions(ctx context.Context) (out []goport.SessionRecord, err error) {
+	end, err := w.calls.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]goport.SessionRecord, len(recs))
-	for i, r := range recs {
-		out[i] = goport.SessionRecord{Header: header(r.Header), Live: r.Live, Persisted: r.Persisted}
+	defer func() { end(err) }()
+	if w.doc.ListError != nil {
+		return nil, errors.New(*w.doc.ListError)
+	}
+	out = make([]goport.SessionRecord, len(w.doc.Sessions))
+	for i, s := range w.doc.Sessions {
+		out[i] = goport.SessionRecord{Header: header(s.Header), Persisted: true}
 	}
 	return out, nil
 }
 
-// ReadTitleSnapshots implements SessionStore.
-func (w *world) ReadTitleSnapshots(ctx context.Context, ids []string) ([]goport.TitleSnapshot, error) {
-	sets, err := w.q.ReadTitleSnapshots(ctx, ids)
+// ReadTitleSnapshots implements SessionStore: one settlement per unique id, in
+// first-occurrence order, from the first session with the id; an unknown id or a titleError
+// settles with an error.
+func (w *world) ReadTitleSnapshots(ctx context.Context, ids []string) (out []goport.TitleSnapshot, err error) {
+	end, err := w.calls.Titles(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]goport.TitleSnapshot, len(sets))
-	for i, s := range sets {
-		out[i] = goport.TitleSnapshot{SessionID: s.SessionID, Err: s.Err, Session: header(s.Session)}
-		if s.Title != nil {
-			out[i].Title = goport.Some(*s.Title)
+	defer func() { end(err) }()
+	// Index the sessions once per call, so a query over n sessions is not n² comparisons.
+	index := make(map[string]int, len(w.doc.Sessions))
+	for i := len(w.doc.Sessions) - 1; i >= 0; i-- {
+		index[w.doc.Sessions[i].Header.ID] = i
+	}
+	seen := make(map[string]bool, len(ids))
+	out = make([]goport.TitleSnapshot, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		i, known := index[id]
+		switch {
+		case !known:
+			out = append(out, goport.TitleSnapshot{SessionID: id, Err: errors.New("session not found")})
+		case w.doc.Sessions[i].TitleError != nil:
+			out = append(out, goport.TitleSnapshot{SessionID: id, Err: errors.New(*w.doc.Sessions[i].TitleError)})
+		default:
+			s := &w.doc.Sessions[i]
+			t := goport.TitleSnapshot{SessionID: id, Session: header(s.Header)}
+			if s.Title != nil {
+				t.Title = goport.Some(*s.Title)
+			}
+			out = append(out, t)
 		}
 	}
 	return out, nil
 }
 
+// read is one surface read of the document: the session, and its surface (nil: empty, with
+// capturedThroughSeq null), or the read's error.
+func (w *world) read(ctx context.Context, id string) (s *protocol.Session, err error) {
+	end, err := w.calls.Read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { end(err) }()
+	if s = w.doc.Find(id); s == nil {
+		return nil, fmt.Errorf("session %s not found", wire.Quote(id))
+	}
+	if s.ReadError != nil {
+		return nil, errors.New(*s.ReadError)
+	}
+	return s, nil
+}
+
 // ReadSurface implements SessionStore. A surface whose events the Go types cannot carry
 // fails the read, and the bridge answers the request not covered.
 func (w *world) ReadSurface(ctx context.Context, id string) (goport.Surface, error) {
-	s, err := w.q.ReadSurface(ctx, id)
+	s, err := w.read(ctx, id)
 	if err != nil {
 		return goport.Surface{}, err
 	}
-	out := goport.Surface{Session: header(s.Session), Events: make([]goport.Event, len(s.Events))}
-	if s.CapturedThroughSeq != nil {
-		out.CapturedThroughSeq = goport.Some(*s.CapturedThroughSeq)
+	var events []any
+	out := goport.Surface{Session: header(s.Header)}
+	if s.Surface != nil {
+		events = s.Surface.Events
+		if s.Surface.CapturedThroughSeq != nil {
+			out.CapturedThroughSeq = goport.Some(*s.Surface.CapturedThroughSeq)
+		}
 	}
-	for i, ev := range s.Events {
+	out.Events = make([]goport.Event, len(events))
+	for i, ev := range events {
 		e, err := event(ev)
 		if err != nil {
 			w.mu.Lock()

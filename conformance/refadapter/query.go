@@ -10,22 +10,111 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-// Query is the session query of one candidates, prepare or host.send request: the request's
-// world, its calls recorded (the answer reports them) and, for the protocol's cancel modes,
-// one call held. The service is given Querier, which passes its calls to the held Querier,
-// which passes them to the world.
+// Query is the session query of one candidates, prepare or host.send request as the
+// reference's service sees it: the request's world behind Calls, which records the calls (the
+// answer reports them) and, for the protocol's cancel modes, holds one.
 type Query struct {
 	World *sessionquerytest.World
-	*sessionquerytest.Recorder
-	hold *holdQuerier
+	*Calls
 }
 
-// NewQuery wraps the world of one request; the reference adapter, the deprecated typed
-// bridge and conformancetest's Go-port bridge share it, so the cancel modes and the recorded
-// reads behave the same for all three.
+// NewQuery wraps the world of one request for the reference adapter and the deprecated typed
+// bridge.
 func NewQuery(w *sessionquerytest.World) *Query {
-	h := &holdQuerier{Querier: w}
-	return &Query{World: w, Recorder: &sessionquerytest.Recorder{Querier: h}, hold: h}
+	return &Query{World: w, Calls: &Calls{}}
+}
+
+// ListSessions records the listing and lists the world unless it is the call held.
+func (q *Query) ListSessions(ctx context.Context) (recs []sessionquery.Record, err error) {
+	end, err := q.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { end(err) }()
+	return q.World.ListSessions(ctx)
+}
+
+// ReadTitleSnapshots records ids and reads the world's titles unless it is the call held.
+func (q *Query) ReadTitleSnapshots(ctx context.Context, ids []string) (titles []sessionquery.TitleSettlement, err error) {
+	end, err := q.Titles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { end(err) }()
+	return q.World.ReadTitleSnapshots(ctx, ids)
+}
+
+// ReadSurface records id and reads the world's surface unless it is the call held.
+func (q *Query) ReadSurface(ctx context.Context, id string) (surf sessionquery.Surface, err error) {
+	end, err := q.Read(ctx, id)
+	if err != nil {
+		return sessionquery.Surface{}, err
+	}
+	defer func() { end(err) }()
+	return q.World.ReadSurface(ctx, id)
+}
+
+// Calls are the session-query calls of one request as the protocol sees them, whatever the
+// types of the store they reach: each is recorded as it is made (a call that never returns is
+// recorded too) and, once a cancel mode is armed, the one call it names is held. A store calls
+// List, Titles or Read first and, unless told to fail, the end function when its call
+// completes. The reference adapter, the deprecated typed bridge and conformancetest's Go-port
+// bridge share it, so the cancel modes and the recorded calls behave the same for all three.
+// The zero value is ready to use and safe for concurrent use.
+type Calls struct {
+	mu         sync.Mutex
+	lists      int
+	titleReads []string
+	reads      []string
+
+	hold hold
+}
+
+// List records a listing and begins it: it returns the function the call runs with its error
+// when it completes, or, for the call held, the error of ctx once ctx ends.
+func (c *Calls) List(ctx context.Context) (end func(error), err error) {
+	c.mu.Lock()
+	c.lists++
+	c.mu.Unlock()
+	return c.hold.begin(ctx, nil)
+}
+
+// Titles records a title read of ids and begins it, as List does.
+func (c *Calls) Titles(ctx context.Context, ids []string) (end func(error), err error) {
+	c.mu.Lock()
+	c.titleReads = append(c.titleReads, ids...)
+	c.mu.Unlock()
+	return c.hold.begin(ctx, nil)
+}
+
+// Read records a surface read of id and begins it, as List does.
+func (c *Calls) Read(ctx context.Context, id string) (end func(error), err error) {
+	c.mu.Lock()
+	c.reads = append(c.reads, id)
+	c.mu.Unlock()
+	return c.hold.begin(ctx, &id)
+}
+
+// Lists returns how many listings were made.
+func (c *Calls) Lists() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lists
+}
+
+// TitleReads returns the ids of every title read, over all calls, in call order.
+func (c *Calls) TitleReads() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string{}, c.titleReads...)
+}
+
+// Reads returns the ids of the surface reads, in call order. A service that starts its reads
+// concurrently makes them in no fixed order.
+func (c *Calls) Reads() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string{}, c.reads...)
 }
 
 // CancelOnFirstCall makes the first query call stay pending, as a read the host aborts
@@ -35,50 +124,50 @@ func NewQuery(w *sessionquerytest.World) *Query {
 // set, the held call is instead the ReadSurface of that id: a service that starts its reads
 // concurrently cannot say which call comes first, while JavaScript starts the first input's
 // read first.
-func (q *Query) CancelOnFirstCall(cancel func(), others int, readID ...string) {
-	q.hold.arm(cancel, others, false, readID)
+func (c *Calls) CancelOnFirstCall(cancel func(), others int, readID ...string) {
+	c.hold.arm(cancel, others, false, readID)
 }
 
 // CancelInFirstCall makes the first query call invoke cancel as it is made, before it
 // returns, and then stay pending until its context ends (protocol cancel "at-call"). With
 // readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
-func (q *Query) CancelInFirstCall(cancel func(), readID ...string) {
-	q.hold.arm(cancel, 0, true, readID)
+func (c *Calls) CancelInFirstCall(cancel func(), readID ...string) {
+	c.hold.arm(cancel, 0, true, readID)
 }
 
 // ArmList sets up the protocol's cancel mode (a request's "cancel" value) for a candidates
 // request: "during-read" holds the first call (CancelOnFirstCall), "at-call" cancels in it
 // (CancelInFirstCall); the other modes are the caller's, before the call or never.
-func (q *Query) ArmList(mode any, cancel func()) {
+func (c *Calls) ArmList(mode any, cancel func()) {
 	switch mode {
 	case protocol.CancelDuringRead:
-		q.CancelOnFirstCall(cancel, 0)
+		c.CancelOnFirstCall(cancel, 0)
 	case protocol.CancelAtCall:
-		q.CancelInFirstCall(cancel)
+		c.CancelInFirstCall(cancel)
 	}
 }
 
 // ArmReads does what ArmList does for a prepare request whose normalized sources are ids, in
 // order: the held call is the first source's read, once the others completed. With no source
 // nothing is held.
-func (q *Query) ArmReads(mode any, cancel func(), ids []string) {
+func (c *Calls) ArmReads(mode any, cancel func(), ids []string) {
 	if len(ids) == 0 {
 		return
 	}
 	switch mode {
 	case protocol.CancelDuringRead:
-		q.CancelOnFirstCall(cancel, len(ids)-1, ids[0])
+		c.CancelOnFirstCall(cancel, len(ids)-1, ids[0])
 	case protocol.CancelAtCall:
-		q.CancelInFirstCall(cancel, ids[0])
+		c.CancelInFirstCall(cancel, ids[0])
 	}
 }
 
 // WaitReads waits until at least n reads were made or timeout passes, and returns them: a
 // service that starts reads in goroutines may return before the last of them has called in.
-func (q *Query) WaitReads(n int, timeout time.Duration) []string {
+func (c *Calls) WaitReads(n int, timeout time.Duration) []string {
 	deadline := time.Now().Add(timeout)
 	for {
-		r := q.Reads()
+		r := c.Reads()
 		if len(r) >= n || time.Now().After(deadline) {
 			return r
 		}
@@ -86,10 +175,8 @@ func (q *Query) WaitReads(n int, timeout time.Duration) []string {
 	}
 }
 
-// holdQuerier passes calls to Querier, except the one call arm chose, which it holds.
-type holdQuerier struct {
-	sessionquery.Querier
-
+// hold holds the one call arm chose.
+type hold struct {
 	mu        sync.Mutex
 	calls     int
 	onFirst   func()
@@ -104,7 +191,7 @@ type holdQuerier struct {
 	completed chan error // each other call's error, nil for a success
 }
 
-func (h *holdQuerier) arm(cancel func(), others int, immediate bool, readID []string) {
+func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(readID) > 0 {
@@ -121,7 +208,7 @@ const abortGrace = 20 * time.Millisecond
 
 // begin counts a call and, for the one to hold, holds it. It returns the function the call
 // runs when it completes, with its error.
-func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(error), err error) {
+func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err error) {
 	h.mu.Lock()
 	var hold bool
 	if h.holdID != nil {
@@ -182,34 +269,4 @@ func (h *holdQuerier) begin(ctx context.Context, readID *string) (end func(error
 	}()
 	<-ctx.Done()
 	return nil, ctx.Err()
-}
-
-// ListSessions lists through Querier unless it is the call held.
-func (h *holdQuerier) ListSessions(ctx context.Context) (recs []sessionquery.Record, err error) {
-	end, err := h.begin(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { end(err) }()
-	return h.Querier.ListSessions(ctx)
-}
-
-// ReadTitleSnapshots reads through Querier unless it is the call held.
-func (h *holdQuerier) ReadTitleSnapshots(ctx context.Context, ids []string) (titles []sessionquery.TitleSettlement, err error) {
-	end, err := h.begin(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { end(err) }()
-	return h.Querier.ReadTitleSnapshots(ctx, ids)
-}
-
-// ReadSurface reads through Querier unless it is the call held.
-func (h *holdQuerier) ReadSurface(ctx context.Context, id string) (surf sessionquery.Surface, err error) {
-	end, err := h.begin(ctx, &id)
-	if err != nil {
-		return sessionquery.Surface{}, err
-	}
-	defer func() { end(err) }()
-	return h.Querier.ReadSurface(ctx, id)
 }

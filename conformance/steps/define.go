@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // register defines every step on sc, bound to st.
@@ -188,7 +188,7 @@ func (st *state) registerRequests(sc steps) {
 		return st.request(protocol.OpURIDecode, wire.NewObject().Set("uri", text(u)))
 	})
 	sc.When(`^the URI carrying the JSON text '(.*)' is decoded$`, func(j string) error {
-		return st.request(protocol.OpURIDecode, wire.NewObject().Set("uri", uri.EncodeJSON([]byte(text(j)))))
+		return st.request(protocol.OpURIDecode, wire.NewObject().Set("uri", contract.URIOf(text(j))))
 	})
 	sc.When(`^a mention of "([^"]*)" labelled "(.*)" is formatted$`, func(id, label string) error {
 		return st.request(protocol.OpMentionFormat, wire.NewObject().Set("sessionId", text(id)).Set("label", text(label)))

@@ -10,11 +10,10 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/mention"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // state is one scenario's world and outcome.
@@ -236,9 +235,9 @@ func text(s string) string {
 			}
 			inner := s[i+2 : i+end]
 			if id, label, ok := strings.Cut(inner, " as "); ok {
-				b.WriteString(mention.Format(text(id), text(label)))
+				b.WriteString(contract.Mention(text(id), text(label)))
 			} else {
-				b.WriteString(uri.Encode(text(inner)))
+				b.WriteString(contract.URI(text(inner)))
 			}
 			i += end + 2
 		default:
