@@ -30,7 +30,6 @@ var notYet = map[string]string{
 	"conformance/gen":          "being converted in this change; the integrator removes it",
 	"conformance/differential": "being converted in this change; the integrator removes it",
 	"conformance/properties":   "being converted in this change; the integrator removes it",
-	"conformance/wire":         "still aliases reference/jsjson and jsstring; the integrator's own codec replaces them",
 }
 
 // listed is the part of `go list -json` the test reads.
