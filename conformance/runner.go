@@ -375,7 +375,7 @@ func (r Runner) part(name string, seed uint64) suite.Part {
 	case PartFixtures:
 		return cases.Part{FS: r.Fixtures, Oracle: &refadapter.Reference{Profile: string(r.Profile)}}
 	}
-	return properties.Part{Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime}
+	return properties.Part{Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Oracle: &refadapter.Reference{Profile: string(r.Profile)}}
 }
 
 // runPart runs one part and returns its cases and a note for the report.

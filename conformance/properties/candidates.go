@@ -6,12 +6,10 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
-	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 func candidateProperties() []Property {
@@ -21,17 +19,19 @@ func candidateProperties() []Property {
 }
 
 // candidateModel is what the contract says a candidate list is, computed from the world:
-// every listed session but the agent's own, matching the query (case-insensitive substring of
-// id, cwd or label), ranked same-cwd, then cwd-less, then other-cwd, listing order kept within
-// a rank, at most limit of them, each labelled with its readable title or else its id.
-func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string, query string, limit int) []*wire.Object {
+// every listed session but the agent's own, matching the query, ranked same-cwd, then
+// cwd-less, then other-cwd, listing order kept within a rank, at most limit of them, each
+// labelled with its readable title or else its id. Whether a session matches a non-empty
+// query (a case-insensitive substring of its id, cwd or label, by the contract's
+// toLowerCase) is matches' to say: the kit states the ranking, limit and labels itself and
+// keeps no Unicode case tables of its own.
+func candidateModel(w *protocol.World, agentID string, agentCWD *string, query string, limit int, matches func(s protocol.Session, label string) bool) []*wire.Object {
 	type rec struct {
-		s     sessionquerytest.WorldSession
+		s     protocol.Session
 		rank  int
 		label string
 	}
 	var recs []rec
-	needle := jsstring.ToLower(query)
 	for _, s := range w.Sessions {
 		if s.Header.ID == agentID {
 			continue
@@ -48,9 +48,7 @@ func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string,
 		default:
 			r.rank = 2
 		}
-		if needle != "" && !includes(jsstring.ToLower(s.Header.ID), needle) &&
-			(s.Header.CWD == nil || !includes(jsstring.ToLower(*s.Header.CWD), needle)) &&
-			!includes(jsstring.ToLower(r.label), needle) {
+		if query != "" && !matches(s, r.label) {
 			continue
 		}
 		recs = append(recs, r)
@@ -59,20 +57,34 @@ func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string,
 	recs = recs[:min(limit, len(recs))]
 	out := make([]*wire.Object, len(recs))
 	for i, r := range recs {
-		out[i] = service.Candidate{SessionID: r.s.Header.ID, Label: r.label, CWD: r.s.Header.CWD, CreatedAt: r.s.Header.CreatedAt}.Value()
+		o := wire.NewObject().Set("sessionId", r.s.Header.ID).Set("label", r.label)
+		if r.s.Header.CWD != nil {
+			o.Set("cwd", *r.s.Header.CWD)
+		}
+		out[i] = o.Set("createdAt", r.s.Header.CreatedAt)
 	}
 	return out
 }
 
-// includes is String.prototype.includes: a code-unit substring test.
-func includes(haystack, needle string) bool {
-	h, n := wire.UTF16(haystack), wire.UTF16(needle)
-	for i := 0; i+len(n) <= len(h); i++ {
-		if slices.Equal(h[i:i+len(n)], n) {
-			return true
+// matcher returns the oracle's answer to whether a session, labelled label, matches query:
+// the contract's candidates over a world of that session alone, titled label, for an agent
+// of another id, list it exactly when it matches (SR-CAND-8).
+func (e *env) matcher(query string) func(s protocol.Session, label string) bool {
+	return func(s protocol.Session, label string) bool {
+		one := &protocol.World{Sessions: []protocol.Session{{Header: s.Header, Title: &label}}}
+		args := wire.NewObject().Set("world", one.Value()).
+			Set("agent", wire.NewObject().Set("id", "agent of "+s.Header.ID)).Set("query", query)
+		resp := e.reference(protocol.OpCandidates, args)
+		if o, ok := resp.Result.(*wire.Object); resp.OK && ok {
+			if cv, _ := o.Get("candidates"); cv != nil {
+				if list, ok := cv.([]any); ok && len(list) <= 1 {
+					return len(list) == 1
+				}
+			}
 		}
+		e.oracleFailed(protocol.OpCandidates, args, resp)
+		return false
 	}
-	return false
 }
 
 // propCandidates: over worlds without listing failures and well-typed arguments, the
@@ -80,13 +92,14 @@ func includes(haystack, needle string) bool {
 // labels, cwd and createdAt), and every title read names a listed session other than the
 // agent's own, at most once.
 func propCandidates(e *env, t *rapid.T) {
-	w := gen.World(t, "world", e.gen)
-	w.ListError = nil
+	gw := gen.World(t, "world", e.gen)
+	gw.ListError = nil
+	w := e.world(gw)
 	agent := gen.Agent(t, "agent", e.gen)
-	args := wire.NewObject().Set("world", w.Value()).Set("agent", agent)
+	args := wire.NewObject().Set("world", gw.Value()).Set("agent", agent)
 	query := ""
 	if rapid.IntRange(0, 2).Draw(t, "query?") > 0 {
-		q := gen.Query(t, "query", w, e.gen)
+		q := gen.Query(t, "query", gw, e.gen)
 		s, ok := q.(string)
 		if !ok {
 			s = ""
@@ -94,7 +107,7 @@ func propCandidates(e *env, t *rapid.T) {
 		query = s
 		args.Set("query", query)
 	}
-	limit := service.DefaultCandidateLimit
+	limit := contract.DefaultCandidateLimit
 	if rapid.Bool().Draw(t, "limit?") {
 		limit = rapid.IntRange(1, 7).Draw(t, "limit")
 		args.Set("limit", float64(limit))
@@ -108,7 +121,7 @@ func propCandidates(e *env, t *rapid.T) {
 		s := c.(string)
 		agentCWD = &s
 	}
-	model := candidateModel(w, agentID.(string), agentCWD, query, limit)
+	model := candidateModel(w, agentID.(string), agentCWD, query, limit, e.matcher(query))
 	want := make([]any, len(model))
 	for i, m := range model {
 		want[i] = m
@@ -137,7 +150,7 @@ func propCandidates(e *env, t *rapid.T) {
 	seen := map[string]bool{}
 	for _, r := range reads {
 		id, ok := r.(string)
-		if !ok || seen[id] || id == agentID || !slices.ContainsFunc(w.Sessions, func(s sessionquerytest.WorldSession) bool { return s.Header.ID == id }) {
+		if !ok || seen[id] || id == agentID || w.Find(id) == nil {
 			e.failf(t, protocol.OpCandidates, args, resp, "title reads of distinct listed sessions", "title read %s is repeated, the agent's own, or not a listed session", fmt.Sprint(r))
 		}
 		seen[id] = true

@@ -3,10 +3,9 @@ package properties
 import (
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/service"
 )
 
 func configProperties() []Property {
@@ -20,13 +19,14 @@ func configProperties() []Property {
 // other number fails with SESSION_REFERENCE_INVALID_CONFIG.
 func propConfigEffective(e *env, t *rapid.T) {
 	cfg := wire.NewObject()
-	want := service.DefaultConfig
+	// The defaults (SR-CONF-1), replaced key by key by the valid values drawn.
+	want := struct{ MaxReferences, CandidateLimit, MaxReferenceBytes int }{contract.MaxReferences, contract.DefaultCandidateLimit, contract.DefaultMaxReferenceBytes}
 	valid := true
 	for _, k := range []struct {
 		name string
 		dst  *int
 		max  int
-	}{{"maxReferences", &want.MaxReferences, service.MaxReferences}, {"candidateLimit", &want.CandidateLimit, service.MaxSafeInteger}, {"maxReferenceBytes", &want.MaxReferenceBytes, service.MaxSafeInteger}} {
+	}{{"maxReferences", &want.MaxReferences, contract.MaxReferences}, {"candidateLimit", &want.CandidateLimit, contract.MaxSafeInteger}, {"maxReferenceBytes", &want.MaxReferenceBytes, contract.MaxSafeInteger}} {
 		switch rapid.IntRange(0, 4).Draw(t, k.name+".kind") {
 		case 0: // absent
 		case 1:
@@ -50,7 +50,7 @@ func propConfigEffective(e *env, t *rapid.T) {
 	}
 	resp := e.call(t, protocol.OpConfig, args)
 	if !valid {
-		if resp.OK || resp.Err == nil || resp.Err.Code != string(errcode.InvalidConfig) {
+		if resp.OK || resp.Err == nil || resp.Err.Code != contract.InvalidConfig {
 			e.failf(t, protocol.OpConfig, args, resp, `{"code":"SESSION_REFERENCE_INVALID_CONFIG"}`, "config accepted a value that is not a positive safe integer in range")
 		}
 		return

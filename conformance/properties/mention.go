@@ -3,10 +3,10 @@ package properties
 import (
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 )
 
 func mentionProperties() []Property {
@@ -27,7 +27,7 @@ func propMentionRoundTrip(e *env, t *rapid.T) {
 		fArgs.Set("label", label)
 	}
 	f := e.call(t, protocol.OpMentionFormat, fArgs)
-	want := mention.Format(id, label)
+	want := contract.Mention(id, label)
 	text, ok := f.Result.(string)
 	if !f.OK || !ok || text != want {
 		e.failf(t, protocol.OpMentionFormat, fArgs, f, wire.Quote(want), "mention.format did not return the mention")

@@ -8,13 +8,10 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
-	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 func prepareProperties() []Property {
@@ -30,22 +27,26 @@ func diffJSON(want, got any) string { return cmp.Diff(compare.Plain(want), compa
 // prepareCase is a generated, well-typed prepare request with what the contract fixes about it.
 type prepareCase struct {
 	args     *wire.Object
-	world    *sessionquerytest.World
+	world    *protocol.World
 	agentID  string
-	distinct []service.Normalized // first-mention order, first label kept
-	self     bool                 // some reference names the agent itself
+	distinct []source // first-mention order, first label kept
+	self     bool     // some reference names the agent itself
 	maxRefs  int
 	budget   int
 	content  any
 }
 
+// source is one distinct reference of a message: its session id and the first label given.
+type source struct{ id, label string }
+
 // genPrepare draws a prepare request whose references are all well typed and which is never
 // cancelled, so its outcome is fixed by the contract's rules.
 func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
-	w := gen.World(t, "world", e.gen)
+	gw := gen.World(t, "world", e.gen)
+	w := e.world(gw)
 	agent := gen.Agent(t, "agent", e.gen)
 	agentID, _ := agent.Get("id")
-	pc := prepareCase{world: w, agentID: agentID.(string), maxRefs: service.MaxReferences, budget: service.DefaultMaxReferenceBytes}
+	pc := prepareCase{world: w, agentID: agentID.(string), maxRefs: contract.MaxReferences, budget: contract.DefaultMaxReferenceBytes}
 	n := rapid.IntRange(0, 5).Draw(t, "references")
 	refs := make([]any, 0, n)
 	seen := map[string]bool{}
@@ -71,11 +72,11 @@ func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
 		}
 		if !seen[id] {
 			seen[id] = true
-			pc.distinct = append(pc.distinct, service.Normalized{SessionID: id, Label: label})
+			pc.distinct = append(pc.distinct, source{id: id, label: label})
 		}
 	}
 	pc.content = gen.Content(t, "content", e.gen)
-	pc.args = wire.NewObject().Set("world", w.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
+	pc.args = wire.NewObject().Set("world", gw.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
 	cfg := wire.NewObject()
 	if smallBudget || rapid.IntRange(0, 3).Draw(t, "budget?") == 0 {
 		pc.budget = rapid.IntRange(1, 1500).Draw(t, "maxReferenceBytes")
@@ -94,7 +95,7 @@ func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
 // readable reports whether every distinct source can be read.
 func (pc prepareCase) readable() bool {
 	for _, d := range pc.distinct {
-		s := findSession(pc.world, d.SessionID)
+		s := pc.world.Find(d.id)
 		if s == nil || s.ReadError != nil {
 			return false
 		}
@@ -102,19 +103,10 @@ func (pc prepareCase) readable() bool {
 	return true
 }
 
-func findSession(w *sessionquerytest.World, id string) *sessionquerytest.WorldSession {
-	for i := range w.Sessions {
-		if w.Sessions[i].Header.ID == id {
-			return &w.Sessions[i]
-		}
-	}
-	return nil
-}
-
 func (pc prepareCase) distinctIDs() []any {
 	out := make([]any, len(pc.distinct))
 	for i, d := range pc.distinct {
-		out[i] = d.SessionID
+		out[i] = d.id
 	}
 	return out
 }
@@ -155,16 +147,16 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	var wantCode string
 	switch {
 	case pc.self:
-		wantCode, wantReads = string(errcode.SelfReference), []any{}
+		wantCode, wantReads = contract.SelfReference, []any{}
 	case len(pc.distinct) > pc.maxRefs:
-		wantCode, wantReads = string(errcode.TooMany), []any{}
+		wantCode, wantReads = contract.TooMany, []any{}
 	case !pc.readable():
-		wantCode = string(errcode.ReadFailed)
+		wantCode = contract.ReadFailed
 	}
 	if wantCode != "" && code != wantCode {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, fmt.Sprintf(`{"code":%q}`, wantCode), "prepare answered %s, want %s", code, wantCode)
 	}
-	if wantCode == "" && code != "ok" && code != string(errcode.BudgetExceeded) {
+	if wantCode == "" && code != "ok" && code != contract.BudgetExceeded {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "a result", "prepare failed with %s on readable sources", code)
 	}
 	reads, ok := readsOf(resp)
@@ -197,7 +189,7 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	want := make([]any, len(pc.distinct))
 	got := make([]any, len(refs))
 	for i, d := range pc.distinct {
-		want[i] = wire.NewObject().Set("sessionId", d.SessionID).Set("label", d.Label).Set("inputIndex", float64(i))
+		want[i] = wire.NewObject().Set("sessionId", d.id).Set("label", d.label).Set("inputIndex", float64(i))
 	}
 	for i, r := range refs {
 		x := wire.NewObject()
@@ -266,11 +258,11 @@ const (
 // snapshotJSON returns the JSON text between the framing tags, checking the framing: the
 // fixed preamble, each tag exactly once, nothing after the closing tag.
 func snapshotJSON(prompt string) (string, error) {
-	if !strings.HasPrefix(prompt, service.PromptPrefix) {
+	if !strings.HasPrefix(prompt, contract.PromptPrefix) {
 		return "", fmt.Errorf("the prompt does not start with the contract's preamble")
 	}
-	if !strings.HasSuffix(prompt, service.PromptSuffix) {
-		return "", fmt.Errorf("the prompt does not end with %q", service.PromptSuffix)
+	if !strings.HasSuffix(prompt, contract.PromptSuffix) {
+		return "", fmt.Errorf("the prompt does not end with %q", contract.PromptSuffix)
 	}
 	if n := strings.Count(prompt, openTag); n != 1 {
 		return "", fmt.Errorf("%s appears %d times", openTag, n)
@@ -278,7 +270,7 @@ func snapshotJSON(prompt string) (string, error) {
 	if n := strings.Count(prompt, closeTag); n != 1 {
 		return "", fmt.Errorf("%s appears %d times", closeTag, n)
 	}
-	body := prompt[len(service.PromptPrefix) : len(prompt)-len(service.PromptSuffix)]
+	body := prompt[len(contract.PromptPrefix) : len(prompt)-len(contract.PromptSuffix)]
 	if i := strings.IndexByte(body, '<'); i >= 0 {
 		return "", fmt.Errorf("the snapshot JSON holds a raw '<' at byte %d", i)
 	}
@@ -366,7 +358,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 		}
 		id, _ := d.Get("sessionId")
 		sid, _ := id.(string)
-		s := findSession(pc.world, sid)
+		s := pc.world.Find(sid)
 		if s == nil {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, "a referenced session", "snapshot %d names no session of the world", i)
 		}
@@ -419,7 +411,7 @@ func propPrepareByteCaps(e *env, t *rapid.T) {
 		}
 	}
 	if !resp.OK {
-		if resp.Err == nil || resp.Err.Code != string(errcode.BudgetExceeded) {
+		if resp.Err == nil || resp.Err.Code != contract.BudgetExceeded {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, "a result or SESSION_REFERENCE_BUDGET_EXCEEDED", "prepare failed with %s", errText(resp.Err))
 		}
 		return
@@ -471,17 +463,17 @@ func stats(o *wire.Object) retentionStats {
 
 // fixedSize is the serialized size of a source's snapshot with an empty conversation: the
 // least any conformant implementation can emit for it.
-func fixedSize(w *sessionquerytest.World, d service.Normalized) int {
-	s := findSession(w, d.SessionID)
+func fixedSize(w *protocol.World, d source) int {
+	s := w.Find(d.id)
 	b := []byte(`{"sessionId":`)
-	b = jsjson.AppendStringTagSafe(b, d.SessionID)
+	b = contract.AppendTagSafe(b, d.id)
 	b = append(b, `,"label":`...)
-	b = jsjson.AppendStringTagSafe(b, d.Label)
+	b = contract.AppendTagSafe(b, d.label)
 	b = append(b, `,"cwd":`...)
 	if s.Header.CWD == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsjson.AppendStringTagSafe(b, *s.Header.CWD)
+		b = contract.AppendTagSafe(b, *s.Header.CWD)
 	}
 	b = append(b, `,"capturedThroughSeq":`...)
 	if s.Surface == nil || s.Surface.CapturedThroughSeq == nil {

@@ -21,7 +21,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -69,6 +68,12 @@ type Options struct {
 	ShrinkTime time.Duration
 	// Progress, when set, is called with each property's result as it finishes.
 	Progress func(result.Case)
+	// Oracle answers as the contract does, in the selection's profile: the embedded
+	// reference, which the wiring (conformance.Runner, a test) supplies. The agreement
+	// properties compare the adapter with it, and the invariants ask it what only the
+	// contract's own algorithms decide (which URIs decode, which sessions a query matches).
+	// Without it every selected property is an error, not a pass.
+	Oracle adapter.Handler
 }
 
 // All returns every property, in a stable order.
@@ -125,12 +130,13 @@ func Seed(opts Options) uint64 {
 	return s
 }
 
-// Part is the properties part of a run (suite.Part): Checks, Seed and ShrinkTime as in
-// Options.
+// Part is the properties part of a run (suite.Part): Checks, Seed, ShrinkTime and Oracle as
+// in Options.
 type Part struct {
 	Checks     int
 	Seed       uint64
 	ShrinkTime time.Duration
+	Oracle     adapter.Handler
 }
 
 var _ suite.Part = Part{}
@@ -143,7 +149,7 @@ func (Part) Unit() string { return "properties" }
 
 // Run implements suite.Part; it never fails (a property that cannot run is an error case).
 func (p Part) Run(ctx context.Context, c *adapter.Client, sel suite.Selection, progress func(result.Case)) ([]result.Case, error) {
-	return Run(ctx, c, Options{Selection: sel, Checks: p.Checks, Seed: p.Seed, ShrinkTime: p.ShrinkTime, Progress: progress}), nil
+	return Run(ctx, c, Options{Selection: sel, Checks: p.Checks, Seed: p.Seed, ShrinkTime: p.ShrinkTime, Progress: progress, Oracle: p.Oracle}), nil
 }
 
 // Run checks every selected property against c and returns one Case per property (Part
@@ -155,14 +161,19 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	e := &env{
 		ctx:  ctx,
 		c:    c,
-		ref:  adapter.InProcess{H: &refadapter.Reference{Profile: string(opts.Selection.Release())}},
+		ref:  adapter.InProcess{H: opts.Oracle},
 		gen:  gen.Options{LoneSurrogates: c.Supports(protocol.FeatureLoneSurrogates)},
 		seed: seed,
 	}
 	var out []result.Case
 	for _, p := range Selected(opts.Selection) {
 		cs, skip := skipped(opts.Selection, p, seed)
-		if !skip {
+		switch {
+		case skip:
+		case opts.Oracle == nil:
+			cs = result.Case{Part: part, Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: seed,
+				Status: result.Error, Message: NoOracle}
+		default:
 			cs = e.run(p, opts)
 		}
 		if opts.Progress != nil {
@@ -172,6 +183,10 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	}
 	return out
 }
+
+// NoOracle is the message of every property of a run given no Options.Oracle: a kit that
+// cannot ask the contract certifies nothing, so the run is an error, never a pass.
+const NoOracle = "properties: no oracle to ask the contract (Options.Oracle is nil; the embedded reference is the wiring's to supply)"
 
 // Skipped is the message of a property that a skip list kept from running (--skip).
 const Skipped = suite.Skipped

@@ -27,7 +27,7 @@ func connect(t *testing.T, h adapter.Handler) *adapter.Client {
 func TestReferencePasses(t *testing.T) {
 	t.Parallel() // runs overlap: nothing global changes while properties search
 	c := connect(t, &refadapter.Reference{})
-	cases := properties.Run(context.Background(), c, properties.Options{Checks: 100})
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Oracle: &refadapter.Reference{}})
 	if len(cases) != len(properties.All()) {
 		t.Fatalf("%d cases, want %d", len(cases), len(properties.All()))
 	}
@@ -125,7 +125,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := connect(t, &faulty{op: tt.op, mutate: tt.mutate})
-			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Selection: suite.Selection{Tags: "@" + tt.property}})
+			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Selection: suite.Selection{Tags: "@" + tt.property}, Oracle: &refadapter.Reference{}})
 			if len(cases) != 1 {
 				t.Fatalf("%d cases", len(cases))
 			}
@@ -151,7 +151,7 @@ func (u *unsupported) Handle(ctx context.Context, req protocol.Request) protocol
 func TestUnsupportedIsNotCovered(t *testing.T) {
 	t.Parallel() // runs overlap: nothing global changes while properties search
 	c := connect(t, &unsupported{})
-	for _, cs := range properties.Run(context.Background(), c, properties.Options{Checks: 10}) {
+	for _, cs := range properties.Run(context.Background(), c, properties.Options{Checks: 10, Oracle: &refadapter.Reference{}}) {
 		if cs.Status != result.NotCovered {
 			t.Errorf("%s: %s, want not covered", cs.Name, cs.Status)
 		}
@@ -178,12 +178,51 @@ func TestTransportErrorAbortsProperty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := properties.Run(context.Background(), c, properties.Options{Checks: 50, Selection: suite.Selection{Tags: "@uri/round-trip"}})
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 50, Selection: suite.Selection{Tags: "@uri/round-trip"}, Oracle: &refadapter.Reference{}})
 	if len(cases) != 1 || cases[0].Status != result.Error || !strings.Contains(cases[0].Message, "exited without answering") {
 		t.Fatalf("%+v", cases)
 	}
 	if d.calls != 1 {
 		t.Errorf("%d calls after the adapter died, want 1", d.calls)
+	}
+}
+
+// TestNoOracleIsAnError: a run given no oracle cannot ask the contract, so every selected
+// property is an error naming what is missing, never a pass, and the adapter is not called.
+func TestNoOracleIsAnError(t *testing.T) {
+	t.Parallel()
+	d := &dying{}
+	c, err := adapter.Connect(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := properties.Run(context.Background(), c, properties.Options{Checks: 10, Selection: suite.Selection{Tags: "@uri"}})
+	if len(cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, cs := range cases {
+		if cs.Status != result.Error || cs.Message != properties.NoOracle {
+			t.Errorf("%s: %s %q, want an error %q", cs.Name, cs.Status, cs.Message, properties.NoOracle)
+		}
+	}
+	if d.calls != 0 {
+		t.Errorf("%d calls to the adapter without an oracle, want 0", d.calls)
+	}
+}
+
+// TestPartPassesTheOracle: the part of a run hands its Oracle to the properties.
+func TestPartPassesTheOracle(t *testing.T) {
+	t.Parallel()
+	c := connect(t, &refadapter.Reference{})
+	sel := suite.Selection{Tags: "@uri/round-trip"}
+	for _, tt := range []struct {
+		oracle adapter.Handler
+		want   result.Status
+	}{{nil, result.Error}, {&refadapter.Reference{}, result.Pass}} {
+		cases, err := properties.Part{Checks: 5, Seed: 3, Oracle: tt.oracle}.Run(context.Background(), c, sel, nil)
+		if err != nil || len(cases) != 1 || cases[0].Status != tt.want {
+			t.Errorf("oracle %T: %+v %v, want one %s", tt.oracle, cases, err, tt.want)
+		}
 	}
 }
 
