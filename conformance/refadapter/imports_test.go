@@ -29,7 +29,6 @@ var mayImportReference = map[string]string{
 var notYet = map[string]string{
 	"conformance/gen":          "being converted in this change; the integrator removes it",
 	"conformance/differential": "being converted in this change; the integrator removes it",
-	"conformance/properties":   "being converted in this change; the integrator removes it",
 }
 
 // listed is the part of `go list -json` the test reads.
