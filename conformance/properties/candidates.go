@@ -11,7 +11,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 func candidateProperties() []Property {
@@ -24,9 +23,9 @@ func candidateProperties() []Property {
 // every listed session but the agent's own, matching the query (case-insensitive substring of
 // id, cwd or label), ranked same-cwd, then cwd-less, then other-cwd, listing order kept within
 // a rank, at most limit of them, each labelled with its readable title or else its id.
-func candidateModel(w *sessionquerytest.World, agentID string, agentCWD *string, query string, limit int) []*wire.Object {
+func candidateModel(w *protocol.World, agentID string, agentCWD *string, query string, limit int) []*wire.Object {
 	type rec struct {
-		s     sessionquerytest.WorldSession
+		s     protocol.Session
 		rank  int
 		label string
 	}
@@ -137,7 +136,7 @@ func propCandidates(e *env, t *rapid.T) {
 	seen := map[string]bool{}
 	for _, r := range reads {
 		id, ok := r.(string)
-		if !ok || seen[id] || id == agentID || !slices.ContainsFunc(w.Sessions, func(s sessionquerytest.WorldSession) bool { return s.Header.ID == id }) {
+		if !ok || seen[id] || id == agentID || !slices.ContainsFunc(w.Sessions, func(s protocol.Session) bool { return s.Header.ID == id }) {
 			e.failf(t, protocol.OpCandidates, args, resp, "title reads of distinct listed sessions", "title read %s is repeated, the agent's own, or not a listed session", fmt.Sprint(r))
 		}
 		seen[id] = true

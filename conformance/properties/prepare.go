@@ -14,7 +14,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 func prepareProperties() []Property {
@@ -30,7 +29,7 @@ func diffJSON(want, got any) string { return cmp.Diff(compare.Plain(want), compa
 // prepareCase is a generated, well-typed prepare request with what the contract fixes about it.
 type prepareCase struct {
 	args     *wire.Object
-	world    *sessionquerytest.World
+	world    *protocol.World
 	agentID  string
 	distinct []service.Normalized // first-mention order, first label kept
 	self     bool                 // some reference names the agent itself
@@ -102,7 +101,7 @@ func (pc prepareCase) readable() bool {
 	return true
 }
 
-func findSession(w *sessionquerytest.World, id string) *sessionquerytest.WorldSession {
+func findSession(w *protocol.World, id string) *protocol.Session {
 	for i := range w.Sessions {
 		if w.Sessions[i].Header.ID == id {
 			return &w.Sessions[i]
@@ -471,7 +470,7 @@ func stats(o *wire.Object) retentionStats {
 
 // fixedSize is the serialized size of a source's snapshot with an empty conversation: the
 // least any conformant implementation can emit for it.
-func fixedSize(w *sessionquerytest.World, d service.Normalized) int {
+func fixedSize(w *protocol.World, d service.Normalized) int {
 	s := findSession(w, d.SessionID)
 	b := []byte(`{"sessionId":`)
 	b = jsjson.AppendStringTagSafe(b, d.SessionID)
