@@ -122,30 +122,43 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 // message is one message of a source's conversation as the snapshot serializes it.
 type message struct{ role, text string }
 
-// sourceSizes returns the serialized size of a source's snapshot (SR-PROMPT: sessionId, label,
-// cwd, capturedThroughSeq, conversation of {role, text}, strings escaped tag-safe) with an
-// empty conversation and with the whole conversation conv.
+// sourceSizes returns the serialized size of a source's snapshot with an empty conversation
+// and with the whole conversation conv.
 func sourceSizes(id, label string, cwd *string, seq *float64, conv []message) [2]int {
-	fixed := len(`{"sessionId":,"label":,"cwd":,"capturedThroughSeq":,"conversation":[]}`) +
-		wire.StringSize(id, true) + wire.StringSize(label, true)
-	if cwd == nil {
-		fixed += len("null")
-	} else {
-		fixed += wire.StringSize(*cwd, true)
-	}
-	if seq == nil {
-		fixed += len("null")
-	} else {
-		fixed += len(wire.AppendNumber(nil, *seq))
-	}
+	fixed := FixedSize(id, label, cwd, seq)
 	full := fixed
 	for i, m := range conv {
 		if i > 0 {
-			full++
+			full++ // the comma
 		}
-		full += len(`{"role":"","text":}`) + len(m.role) + wire.StringSize(m.text, true)
+		full += MessageSize(m.role, m.text)
 	}
 	return [2]int{fixed, full}
+}
+
+// FixedSize is the serialized size of a source's snapshot with an empty conversation: its
+// fields sessionId, label, cwd and capturedThroughSeq (null when nil), strings escaped
+// tag-safe, and "conversation":[] (SR-PROMPT, SR-RET). A retention budget is placed against it.
+func FixedSize(id, label string, cwd *string, seq *float64) int {
+	n := len(`{"sessionId":,"label":,"cwd":,"capturedThroughSeq":,"conversation":[]}`) +
+		wire.StringSize(id, true) + wire.StringSize(label, true)
+	if cwd == nil {
+		n += len("null")
+	} else {
+		n += wire.StringSize(*cwd, true)
+	}
+	if seq == nil {
+		n += len("null")
+	} else {
+		n += len(wire.AppendNumber(nil, *seq))
+	}
+	return n
+}
+
+// MessageSize is the serialized size of one conversation entry {"role":role,"text":text}; a
+// conversation's entries are separated by commas.
+func MessageSize(role, text string) int {
+	return len(`{"role":"","text":}`) + len(role) + wire.StringSize(text, true)
 }
 
 // retentionBudget places the budget for part between (and around) the fixed size and the
