@@ -1,11 +1,14 @@
 package refadapter_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 )
@@ -40,5 +43,27 @@ func TestSemantics(t *testing.T) {
 	}
 	if s.Project([]any{nil}, func(string, string, bool) { t.Error("called for a broken surface") }) {
 		t.Error("Project accepted a null event")
+	}
+	msg := func(typ string, source *wire.Object, text string) *wire.Object {
+		data := wire.NewObject().Set("role", "user").Set("content", []any{wire.NewObject().Set("type", "text").Set("text", text)}).Set("source", source)
+		if typ == "assistant/message" {
+			data = wire.NewObject().Set("message", data)
+		}
+		return wire.NewObject().Set("type", typ).Set("seq", 1.0).Set("data", data)
+	}
+	events := []any{
+		msg("user/message", wire.NewObject().Set("kind", "user"), "hi"),
+		msg("user/message", wire.NewObject().Set("kind", "plugin").Set("plugin", "compact"), "summary"),
+		msg("user/message", wire.NewObject().Set("kind", "context"), "not projected"),
+		msg("assistant/message", wire.NewObject().Set("kind", "model"), "answer"),
+	}
+	var got []string
+	if !s.Project(events, func(role, text string, checkpoint bool) {
+		got = append(got, fmt.Sprint(role, " ", text, " ", checkpoint))
+	}) {
+		t.Fatal("Project rejected a valid surface")
+	}
+	if want := []string{"user hi false", "user summary true", "assistant answer false"}; !slices.Equal(got, want) {
+		t.Errorf("Project called each with %q, want %q", got, want)
 	}
 }
