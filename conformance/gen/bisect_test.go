@@ -9,7 +9,8 @@ import (
 )
 
 // The replay of the bisection that BisectionNotBestFit and the not-best-fit budgets rest on
-// is the reference's truncation (from the wiring of the embedded reference), and the best fit never keeps less.
+// is the reference's truncation (refadapter.Semantics, the wiring of the embedded reference),
+// and the best fit never keeps less.
 func TestHeadTailFitsIsTheReferenceBisection(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var text string
