@@ -101,7 +101,8 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	if *checks <= 0 || *timeout <= 0 || *shrinkTime <= 0 {
 		return diffUsageErr(stderr, "--checks, --timeout and --shrink-time must be positive")
 	}
-	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime, NoCorpus: *noCorpus}
+	// The named-state coverage re-runs the contract's building blocks: the embedded reference's.
+	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime, NoCorpus: *noCorpus, Semantics: refadapter.Semantics{}}
 	release, err := protocol.ParseProfile(*profile)
 	if err != nil {
 		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, protocol.ProfileNames()))

@@ -62,7 +62,7 @@ func span(rs []rune) string { return fmt.Sprintf("u%04x-u%04x", rs[0], rs[len(rs
 func lowerChanges() []rune {
 	return scalars(func(r rune) bool {
 		s := string(r)
-		return refadapter.Lower(s) != s || unicode.ToLower(r) != r || unicode.IsUpper(r) || unicode.IsTitle(r)
+		return refadapter.Semantics{}.Lower(s) != s || unicode.ToLower(r) != r || unicode.IsUpper(r) || unicode.IsTitle(r)
 	})
 }
 
@@ -87,7 +87,7 @@ func trapsCase() gfile {
 			parts[i] = string(r)
 		}
 		q := strings.Join(parts, "|")
-		cs = append(cs, c("lowercase-"+span(ch), "SR-STR-4 SR-CAND-8", candidatesQuery([]string{refadapter.Lower(q)}, q)).
+		cs = append(cs, c("lowercase-"+span(ch), "SR-STR-4 SR-CAND-8", candidatesQuery([]string{refadapter.Semantics{}.Lower(q)}, q)).
 			trap("TRAP-CASE-UNICODE-VERSION", "TRAP-CASE-ASCII-ONLY", "TRAP-CASE-CODE-UNIT"))
 	}
 	pair := func(name, reqs, t, q string, traps ...string) gcase {
@@ -118,7 +118,7 @@ func trapsCase() gfile {
 	upper := cases.Upper(language.Und)
 	folds := scalars(func(r rune) bool {
 		s := string(r)
-		return fold.String(s) != refadapter.Lower(s) && refadapter.Lower(fold.String(s)) != refadapter.Lower(s)
+		return fold.String(s) != refadapter.Semantics{}.Lower(s) && refadapter.Semantics{}.Lower(fold.String(s)) != refadapter.Semantics{}.Lower(s)
 	})
 	for _, ch := range chunks(folds, 32) {
 		var t, q []string
@@ -130,7 +130,7 @@ func trapsCase() gfile {
 	}
 	uppers := scalars(func(r rune) bool {
 		s := string(r)
-		return refadapter.Lower(upper.String(s)) != refadapter.Lower(s)
+		return refadapter.Semantics{}.Lower(upper.String(s)) != refadapter.Semantics{}.Lower(s)
 	})
 	for _, ch := range chunks(uppers, 32) {
 		var t, q []string
@@ -157,7 +157,7 @@ func trapsCase() gfile {
 // modifiers), plus uncased letters and digits that an "is a letter" shortcut treats as cased.
 func sigmaCodePoints() []rune {
 	return scalars(func(r rune) bool {
-		return refadapter.IsCased(r) || refadapter.IsCaseIgnorable(r) ||
+		return refadapter.Semantics{}.IsCased(r) || refadapter.Semantics{}.IsCaseIgnorable(r) ||
 			unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
 			unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk, unicode.Other_Lowercase, unicode.Other_Uppercase) ||
 			strings.ContainsRune("'.:^`·\u2019\u2024\ufe13\uff07\uff0e\uff1a中あ٣Ⅻ²ʰª_", r)
@@ -176,7 +176,7 @@ func trapsSigma() gfile {
 			parts = append(parts, s+"Σ", "A"+s+"Σ", "AΣ"+s)
 		}
 		q := strings.Join(parts, " ")
-		cs = append(cs, c("final-sigma-context-"+span(ch), "SR-STR-4 SR-CAND-8", candidatesQuery([]string{refadapter.Lower(q)}, q)).
+		cs = append(cs, c("final-sigma-context-"+span(ch), "SR-STR-4 SR-CAND-8", candidatesQuery([]string{refadapter.Semantics{}.Lower(q)}, q)).
 			trap("TRAP-CASE-FINAL-SIGMA-PROPERTIES", "TRAP-CASE-FINAL-SIGMA-MISSING"))
 	}
 	return gfile{"traps-sigma.yaml", protocol.OpCandidates, cs}
@@ -188,7 +188,7 @@ func trapsSigma() gfile {
 // U+0085; old tables hold U+180E and U+200B), and look-alikes that none holds.
 func spaceCandidates() []rune {
 	return scalars(func(r rune) bool {
-		return refadapter.IsSpace(r) || refadapter.IsLineTerminator(r) || unicode.IsSpace(r) || unicode.Is(unicode.White_Space, r) ||
+		return refadapter.Semantics{}.IsSpace(r) || refadapter.Semantics{}.IsLineTerminator(r) || unicode.IsSpace(r) || unicode.Is(unicode.White_Space, r) ||
 			r <= 0x20 || r == 0x7F || r == 0x85 || r == 0xA0 || r == 0xAD || r == 0x180E || r == 0x200B ||
 			r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF || r == 0xFFFE || r == 0x3164 || r == 0x1160
 	})

@@ -7,6 +7,7 @@ package contract
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -77,4 +78,10 @@ func Mention(sessionID, label string) string {
 	b.WriteString(URI(sessionID))
 	b.WriteByte(')')
 	return b.String()
+}
+
+// Notice is the notice appended to a truncated text, N being the omitted UTF-8 bytes
+// (SR-RET-6): "\n[… omitted N UTF-8 bytes …]".
+func Notice(omitted int) string {
+	return "\n[… omitted " + strconv.Itoa(omitted) + " UTF-8 bytes …]"
 }

@@ -73,6 +73,10 @@ type Options struct {
 	NoCorpus bool
 	// Progress, when set, is called with each op's result as it finishes.
 	Progress func(OpResult)
+	// Semantics are the contract's building blocks the named-state coverage re-runs
+	// (Classify); conformance/refadapter.Semantics is the reference's. Nil measures no
+	// coverage: OpResult.States stays nil.
+	Semantics Semantics
 }
 
 // Result is the outcome of a differential run.
@@ -105,7 +109,8 @@ type OpResult struct {
 	// Difference is the minimal difference found, or nil.
 	Difference *Difference
 	// States counts the compared requests that reached each named state (Classify), before
-	// any shrinking; Coverage lists them against States.
+	// any shrinking; Coverage lists them against States. It is nil when the run measured no
+	// coverage (Options.Semantics nil).
 	States map[string]int
 	// UnsupportedExamples are shrunk examples of the requests answered
 	// ADAPTER_UNSUPPORTED, one per group of answers (side and message), largest group first.
@@ -213,7 +218,10 @@ type stop struct{}
 
 func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, popts properties.Options, seed uint64, opts Options) OpResult {
 	start := time.Now()
-	or := OpResult{Op: op, States: map[string]int{}}
+	or := OpResult{Op: op}
+	if opts.Semantics != nil {
+		or.States = map[string]int{}
+	}
 	groups := &unsupportedGroups{}
 	if !opts.NoCorpus {
 		if d := replayCorpus(ctx, a, b, op, g, opts.Profile, &or, groups); d != nil || or.Transport != "" {
@@ -244,8 +252,10 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		}
 		if last == nil {
 			or.Requests++
-			for _, st := range Classify(req, rb) {
-				or.States[st]++
+			if opts.Semantics != nil {
+				for _, st := range Classify(req, rb, opts.Semantics) {
+					or.States[st]++
+				}
 			}
 		} else {
 			or.Shrinks++

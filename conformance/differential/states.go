@@ -1,29 +1,25 @@
 package differential
 
 import (
+	"encoding/base64"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
-	"github.com/sessionref-kit/sessionref-kit/reference/retention"
-	"github.com/sessionref-kit/sessionref-kit/reference/service"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // Named states: the places in the contract where ports go wrong, each one a branch of the
 // seed's code or a combination of inputs its code handles in a particular order. Classify
 // finds the states one request reaches from the request itself and the trusted side's answer,
-// re-running the reference's building blocks (projection, truncation, normalization) where
-// the answer alone does not tell; the reference carries no instrumentation for it.
+// re-running the contract's building blocks (Semantics: lowercasing, projection, truncation)
+// where the answer alone does not tell; the reference carries no instrumentation for it.
 //
 // States lists, per op, the states a run is expected to reach; a default run against the
 // reference reaches every one (TestDefaultRunReachesEveryState).
@@ -71,11 +67,28 @@ var retentionStates = []string{
 	"retention: bisection is not the best fit",
 }
 
+// Semantics are the contract's building blocks Classify re-runs where a request and the
+// trusted side's answer alone do not name a state: which sessions a query matches, which
+// messages retention drops and how it truncates. The kit does not define them a second time;
+// conformance/refadapter.Semantics is the reference's, and the wiring (cmd/conformance-runner
+// diff, tests) passes it in Options.Semantics.
+type Semantics interface {
+	// Lower is the contract's lowercasing (SR-STR-4).
+	Lower(s string) string
+	// Project calls each, in order, for every message of the conversation the events
+	// project to (SR-PROJ-*): its role, its text and whether it is a compact checkpoint. It
+	// returns false when the events break the session-query contract.
+	Project(events []any, each func(role, text string, checkpoint bool)) bool
+	// Truncate is truncateWithNotice (SR-RET-6..9): text fitted into maxBytes UTF-8 bytes
+	// with the omission notice, "" when nothing fits.
+	Truncate(text string, maxBytes int) string
+}
+
 // errNames are the short names of the prepare errors in the order the seed checks them.
-var errNames = map[errcode.Code]string{
-	errcode.InvalidConfig: "invalid-config", errcode.InvalidReference: "invalid", errcode.SelfReference: "self",
-	errcode.TooMany: "too-many", errcode.Cancelled: "cancelled", errcode.ReadFailed: "read-failed",
-	errcode.BudgetExceeded: "budget",
+var errNames = map[string]string{
+	contract.InvalidConfig: "invalid-config", contract.InvalidReference: "invalid", contract.SelfReference: "self",
+	contract.TooMany: "too-many", contract.Cancelled: "cancelled", contract.ReadFailed: "read-failed",
+	contract.BudgetExceeded: "budget",
 }
 
 // precedencePairs are the "X over Y" states: X and Y both present in one request and X wins.
@@ -100,10 +113,11 @@ func precedencePairs() []string {
 	return out
 }
 
-// Classify returns the named states req reaches, given b, the trusted side's answer. Ops
-// without named states give nil. It never panics on a malformed request: what it cannot read
-// it does not classify.
-func Classify(req protocol.Request, b protocol.Response) (states []string) {
+// Classify returns the named states req reaches, given b, the trusted side's answer, and sem,
+// the contract's building blocks. Ops without named states give none; so do candidates and
+// prepare when sem is nil (mention.parse needs none). It never panics on a malformed
+// request: what it cannot read it does not classify.
+func Classify(req protocol.Request, b protocol.Response, sem Semantics) (states []string) {
 	defer func() {
 		if recover() != nil {
 			states = nil
@@ -117,16 +131,25 @@ func Classify(req protocol.Request, b protocol.Response) (states []string) {
 			classifyMention(s, text)
 		}
 	case protocol.OpCandidates:
-		classifyCandidates(s, req, b)
+		if sem != nil {
+			classifyCandidates(sem, s, req, b)
+		}
 	case protocol.OpPrepare:
-		classifyPrepare(s, req, b)
+		if sem != nil {
+			classifyPrepare(sem, s, req, b)
+		}
 	}
 	return s.list()
 }
 
+// stateSet collects state names; a nil set names none (a replay run for its result only).
 type stateSet map[string]bool
 
-func (s stateSet) add(name string) { s[name] = true }
+func (s stateSet) add(name string) {
+	if s != nil {
+		s[name] = true
+	}
+}
 func (s stateSet) list() []string {
 	out := make([]string, 0, len(s))
 	for k := range s {
@@ -141,11 +164,11 @@ func argValue(req protocol.Request, key string) any {
 	return v
 }
 
-func errCode(r protocol.Response) errcode.Code {
+func errCode(r protocol.Response) string {
 	if r.OK || r.Err == nil {
 		return ""
 	}
-	return errcode.Code(r.Err.Code)
+	return r.Err.Code
 }
 
 // jsSpace is JavaScript's \s; otherSpace are characters other languages' whitespace classes
@@ -180,7 +203,7 @@ func classifyMention(s stateSet, text string) {
 	if len(ms) == 0 {
 		s.add("no reference")
 	}
-	var markdown, bare, valid int
+	var markdown, bare, validRefs int
 	seen := map[string]bool{}
 	covered := make([]bool, len(text)+1)
 	for i, m := range ms {
@@ -234,22 +257,22 @@ func classifyMention(s stateSet, text string) {
 		if r, _ := utf8.DecodeRuneInString(rest); slices.Contains(otherSpace, r) {
 			s.add("URI followed by a space only other languages know")
 		}
-		id, err := uri.Decode(u)
-		if p := u[len(uri.Scheme):]; len(p)%4 >= 2 && strings.IndexByte(base64URL, p[len(p)-1])&(1<<(2*(4-len(p)%4))-1) != 0 {
+		id, valid := sessionIDOf(u)
+		if p := u[len(contract.Scheme):]; len(p)%4 >= 2 && strings.IndexByte(base64URL, p[len(p)-1])&(1<<(2*(4-len(p)%4))-1) != 0 {
 			s.add("stray bits in a payload")
 		}
-		if err != nil {
+		if !valid {
 			if m[2] >= 0 {
 				s.add("invalid URI in a mention")
 			} else {
 				s.add("non-canonical bare URI")
 			}
-			if valid > 0 {
+			if validRefs > 0 {
 				s.add("error after a valid reference")
 			}
 			break // the seed's replace throws at the first invalid URI
 		}
-		valid++
+		validRefs++
 		if seen[id] {
 			s.add("same session twice")
 		}
@@ -305,9 +328,84 @@ func isWord(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
+// sessionIDOf returns the session id whose canonical URI is u, or ok=false when u is no
+// session's (SR-URI-2). Decoding is stated as the encoder's inverse: the payload must be the
+// base64url form of UTF-8 JSON text holding one string, and re-encoding that string
+// (contract.URI) must give u back, which rejects padding, stray bits, other JSON spellings
+// and values that are not strings.
+func sessionIDOf(u string) (id string, ok bool) {
+	payload, hasScheme := strings.CutPrefix(u, contract.Scheme)
+	if !hasScheme || payload == "" {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil || !utf8.Valid(raw) {
+		return "", false
+	}
+	v, err := wire.Parse(string(raw))
+	if err != nil {
+		return "", false
+	}
+	id, isString := v.(string)
+	if !isString || contract.URI(id) != u {
+		return "", false
+	}
+	return id, true
+}
+
+// safeInteger reports whether v is a number for which JavaScript's Number.isSafeInteger
+// holds, and its value.
+func safeInteger(v any) (int, bool) {
+	f, ok := v.(float64)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > contract.MaxSafeInteger {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// prepareConfig reads a prepare's config argument as SR-CONF-1..4 state it: null fails; a
+// value that is not an object has no keys; a key absent or null takes its default; any other
+// value must be a positive safe integer, maxReferences at most MaxReferences. It returns the
+// limits prepare runs under and whether the config is valid; when it is not, the limits are
+// those of the keys valid on their own (the others at their defaults), under which the
+// request's other errors are judged.
+func prepareConfig(set bool, v any) (maxReferences, maxReferenceBytes int, valid bool) {
+	maxReferences, maxReferenceBytes = contract.MaxReferences, contract.DefaultMaxReferenceBytes
+	if set && v == nil {
+		return maxReferences, maxReferenceBytes, false
+	}
+	o, _ := v.(*wire.Object)
+	valid = true
+	for _, k := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{
+		{"maxReferences", &maxReferences, contract.MaxReferences},
+		{"candidateLimit", nil, contract.MaxSafeInteger},
+		{"maxReferenceBytes", &maxReferenceBytes, contract.MaxSafeInteger},
+	} {
+		var x any
+		if o != nil {
+			x, _ = o.Get(k.name)
+		}
+		if x == nil {
+			continue
+		}
+		if n, isInt := safeInteger(x); isInt && n > 0 && n <= k.max {
+			if k.dst != nil {
+				*k.dst = n
+			}
+			continue
+		}
+		valid = false
+	}
+	return maxReferences, maxReferenceBytes, valid
+}
+
 // worldOf reads the request's world and agent, or returns ok=false.
-func worldOf(req protocol.Request) (w *sessionquerytest.World, agentID string, agentCWD *string, ok bool) {
-	w, err := sessionquerytest.WorldFromValue(argValue(req, "world"))
+func worldOf(req protocol.Request) (w *protocol.World, agentID string, agentCWD *string, ok bool) {
+	w, err := protocol.WorldFromValue(argValue(req, "world"))
 	if err != nil {
 		return nil, "", nil, false
 	}
@@ -325,14 +423,14 @@ func worldOf(req protocol.Request) (w *sessionquerytest.World, agentID string, a
 	return w, agentID, agentCWD, true
 }
 
-func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
+func classifyCandidates(sem Semantics, s stateSet, req protocol.Request, b protocol.Response) {
 	w, agentID, agentCWD, ok := worldOf(req)
 	if !ok {
 		return
 	}
 	cancel := argValue(req, "cancel")
 	limV, limSet := req.Arg("limit")
-	lim, limOK := service.SafeInteger(limV)
+	lim, limOK := safeInteger(limV)
 	limOK = limOK && lim > 0
 	if limSet && !limOK {
 		s.add("invalid limit")
@@ -363,7 +461,7 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 	if qStr && len(wire.UTF16(q)) == 1 && wire.IsSurrogate(rune(wire.UTF16(q)[0])) {
 		s.add("query is half of a surrogate pair")
 	}
-	needle := jsstring.ToLower(q)
+	needle := sem.Lower(q)
 	if qStr && q != "" && needle != simpleLower(q) {
 		s.add("query needs full case mapping")
 	}
@@ -380,7 +478,7 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 			s.add("duplicate ids listed")
 		}
 		for other := range ids {
-			if other != h.ID && jsstring.ToLower(other) == jsstring.ToLower(h.ID) {
+			if other != h.ID && sem.Lower(other) == sem.Lower(h.ID) {
 				s.add("ids differing only in case")
 			}
 		}
@@ -412,7 +510,7 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 		default:
 			label = *ws.Title
 			for id, t := range titles {
-				if id != h.ID && t != label && jsstring.ToLower(t) == jsstring.ToLower(label) {
+				if id != h.ID && t != label && sem.Lower(t) == sem.Lower(label) {
 					s.add("titles differing only in case")
 				}
 			}
@@ -422,9 +520,9 @@ func classifyCandidates(s stateSet, req protocol.Request, b protocol.Response) {
 			matches++
 			continue
 		}
-		inID := strings.Contains(jsstring.ToLower(h.ID), needle)
-		inCWD := h.CWD != nil && strings.Contains(jsstring.ToLower(*h.CWD), needle)
-		inLabel := strings.Contains(jsstring.ToLower(label), needle)
+		inID := strings.Contains(sem.Lower(h.ID), needle)
+		inCWD := h.CWD != nil && strings.Contains(sem.Lower(*h.CWD), needle)
+		inLabel := strings.Contains(sem.Lower(label), needle)
 		if inLabel && !inID && !inCWD && label != h.ID {
 			s.add("query matches a title only")
 		}
@@ -469,7 +567,7 @@ func simpleLower(s string) string {
 	return b.String()
 }
 
-func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
+func classifyPrepare(sem Semantics, s stateSet, req protocol.Request, b protocol.Response) {
 	w, agentID, _, ok := worldOf(req)
 	if !ok {
 		return
@@ -477,24 +575,11 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	code := errCode(b)
 	cancel := argValue(req, "cancel")
 	cfgV, cfgSet := req.Arg("config")
-	cfg, cfgErr := service.ConfigFromValue(wire.Arg{Set: cfgSet, Value: cfgV})
+	// An invalid config's other errors are judged under the keys that are valid on their own.
+	maxReferences, maxReferenceBytes, cfgValid := prepareConfig(cfgSet, cfgV)
 	present := map[string]bool{}
-	if cfgErr != nil {
-		// The other errors are judged under the keys that are valid on their own.
+	if !cfgValid {
 		present["invalid-config"] = true
-		cfg = service.DefaultConfig
-		if o, isObj := cfgV.(*wire.Object); isObj {
-			valid := wire.NewObject()
-			for _, k := range o.Keys() {
-				v, _ := o.Get(k)
-				if _, err := service.ConfigFromValue(wire.Given(wire.NewObject().Set(k, v))); err == nil {
-					valid.Set(k, v)
-				}
-			}
-			if c, err := service.ConfigFromValue(wire.Given(valid)); err == nil {
-				cfg = c
-			}
-		}
 	}
 	refsV := argValue(req, "references")
 	elems, isList := refsV.([]any)
@@ -541,7 +626,7 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	if isList && len(elems) == 0 {
 		s.add("no references")
 	}
-	if len(order) > cfg.MaxReferences {
+	if len(order) > maxReferences {
 		present["too-many"] = true
 	}
 	if cancel != nil && len(order) > 0 {
@@ -552,25 +637,18 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 	}
 	var rendered []func()
 	for _, id := range order {
-		var ws *sessionquerytest.WorldSession
-		for i := range w.Sessions {
-			if w.Sessions[i].Header.ID == id {
-				ws = &w.Sessions[i]
-				break
-			}
-		}
+		ws := w.Find(id)
 		if ws == nil || ws.ReadError != nil {
 			present["read-failed"] = true
 			continue
 		}
-		surf := sessionquery.Surface{Session: ws.Header}
+		surf := protocol.Surface{} // an absent surface reads as empty, capturedThroughSeq null
 		if ws.Surface != nil {
 			surf = *ws.Surface
-			surf.Session = ws.Header
 		}
-		label := seen[id]
-		rendered = append(rendered, func() { traceRetention(s, surf, label, cfg.MaxReferenceBytes) })
-		if _, _, fits, err := retention.Retain(surf, label, cfg.MaxReferenceBytes); err == nil && !fits {
+		h, label := ws.Header, seen[id]
+		rendered = append(rendered, func() { traceRetention(sem, s, h, surf, label, maxReferenceBytes) })
+		if fits, projected := traceRetention(sem, nil, h, surf, label, maxReferenceBytes); projected && !fits {
 			present["budget"] = true
 		}
 	}
@@ -582,15 +660,15 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 		}
 	}
 	switch code {
-	case errcode.Cancelled:
+	case contract.Cancelled:
 		if cancel == protocol.CancelDuringRead {
 			s.add("cancelled during reads")
 		} else {
 			s.add("cancelled before reads")
 		}
-	case errcode.ReadFailed:
+	case contract.ReadFailed:
 		s.add("read fails")
-	case errcode.BudgetExceeded:
+	case contract.BudgetExceeded:
 		s.add("budget exceeded")
 	case "":
 		if b.OK && len(order) > 0 {
@@ -601,37 +679,39 @@ func classifyPrepare(s stateSet, req protocol.Request, b protocol.Response) {
 		}
 	}
 	// Retention runs when every read succeeded: on a rendered context or a budget failure.
-	if code == "" && b.OK || code == errcode.BudgetExceeded {
+	if code == "" && b.OK || code == contract.BudgetExceeded {
 		for _, f := range rendered {
 			f()
 		}
 	}
 }
 
-// traceRetention runs the seed's retainReferencedSession step by step on the reference's
-// projection and truncation, naming the branches it takes.
-func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxBytes int) {
-	items, err := retention.Project(surf.Events)
-	if err != nil {
-		return
+// traceRetention runs the seed's retainReferencedSession (SR-RET-*) step by step on the
+// contract's projection and truncation (sem), naming the branches it takes in s (none when s
+// is nil). It returns whether the source fits maxBytes, and projected=false when the surface
+// does not project (the source then fails otherwise).
+func traceRetention(sem Semantics, s stateSet, h protocol.Header, surf protocol.Surface, label string, maxBytes int) (fits, projected bool) {
+	type item struct {
+		role, text string
+		checkpoint bool
 	}
-	d := retention.Data{SessionID: surf.Session.ID, Label: label, CWD: surf.Session.CWD, CapturedThroughSeq: surf.CapturedThroughSeq}
-	fixed := len(d.AppendJSON(nil))
+	var items []item
+	if !sem.Project(surf.Events, func(role, text string, checkpoint bool) { items = append(items, item{role, text, checkpoint}) }) {
+		return false, false
+	}
+	fixed := gen.FixedSize(h.ID, label, h.CWD, surf.CapturedThroughSeq)
 	type msg struct {
-		it        retention.Item
+		it        item
 		text      string
 		size      int
 		truncated int
 	}
-	msgSize := func(role retention.Role, text string) int {
-		return len(`{"role":"","text":}`) + len(role) + wire.StringSize(text, true)
-	}
 	var ms []*msg
 	for _, it := range items {
-		if !utf8.ValidString(it.Text) {
-			it.Text = wire.Normalize(it.Text)
+		if !utf8.ValidString(it.text) {
+			it.text = wire.Normalize(it.text)
 		}
-		ms = append(ms, &msg{it: it, text: it.Text, size: msgSize(it.Role, it.Text)})
+		ms = append(ms, &msg{it: it, text: it.text, size: gen.MessageSize(it.role, it.text)})
 	}
 	size := func() int {
 		n := fixed
@@ -652,14 +732,14 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 	}
 	if start <= maxBytes {
 		s.add("retention: fits untouched")
-		return
+		return true, true
 	}
-	if len(ms) > 0 && ms[len(ms)-1].it.Checkpoint {
+	if len(ms) > 0 && ms[len(ms)-1].it.checkpoint {
 		s.add("retention: checkpoint is the newest message")
 	}
 	dropped := 0
 	for size() > maxBytes {
-		i := slices.IndexFunc(ms, func(m *msg) bool { return !m.it.Checkpoint && m != ms[len(ms)-1] })
+		i := slices.IndexFunc(ms, func(m *msg) bool { return !m.it.checkpoint && m != ms[len(ms)-1] })
 		if i < 0 {
 			if len(ms) > 1 {
 				s.add("retention: drops ran out (only checkpoints and the newest left)")
@@ -675,7 +755,7 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 	if dropped >= 10 {
 		s.add("retention: many messages dropped")
 	}
-	if len(ms) > 0 && !slices.ContainsFunc(ms, func(m *msg) bool { return !m.it.Checkpoint }) {
+	if len(ms) > 0 && !slices.ContainsFunc(ms, func(m *msg) bool { return !m.it.checkpoint }) {
 		s.add("retention: only checkpoints kept")
 	}
 	truncatedMsgs := 0
@@ -688,21 +768,23 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 		}
 		if longest < 0 {
 			s.add("retention: nothing fits")
-			return
+			return false, true
 		}
 		m := ms[longest]
 		target := max(0, longestBytes-(size()-maxBytes))
 		if target == 0 {
 			s.add("retention: truncation target 0")
 		}
-		traceCuts(s, m.it.Text, target)
-		t := retention.Truncate(m.it.Text, target)
-		if t.Text == "" {
+		if s != nil {
+			traceCuts(s, m.it.text, target)
+		}
+		t := sem.Truncate(m.it.text, target)
+		if t == "" {
 			s.add("retention: bisection found no fit")
 		}
-		if t.Text == m.text {
+		if t == m.text {
 			s.add("retention: nothing fits")
-			return
+			return false, true
 		}
 		if m.truncated == 0 {
 			truncatedMsgs++
@@ -715,17 +797,18 @@ func traceRetention(s stateSet, surf sessionquery.Surface, label string, maxByte
 		if dropped > 0 {
 			s.add("retention: dropped then truncated")
 		}
-		if len(m.it.Text) >= 1000 {
+		if len(m.it.text) >= 1000 {
 			s.add("retention: huge message truncated")
 		}
-		if wire.StringSize(m.it.Text, true) >= len(m.it.Text)+len(m.it.Text)/4+2 {
+		if wire.StringSize(m.it.text, true) >= len(m.it.text)+len(m.it.text)/4+2 {
 			s.add("retention: escape-heavy text truncated")
 		}
-		m.text, m.size = t.Text, msgSize(m.it.Role, t.Text)
+		m.text, m.size = t, gen.MessageSize(m.it.role, t)
 	}
 	if truncatedMsgs >= 2 {
 		s.add("retention: two messages truncated")
 	}
+	return true, true
 }
 
 // traceCuts replays truncateWithNotice's bisection over the retained byte count and names
@@ -759,7 +842,8 @@ func traceCuts(s stateSet, text string, maxBytes int) {
 			}
 		}
 		// Whether this candidate fits decides the bisection's next step
-		// (the replay mirrors retention.Truncate; it only names states, it decides nothing).
+		// (the replay mirrors the contract's truncation; it only names states, it decides
+		// nothing: Semantics.Truncate does).
 		fits := fitsAt(enc, head, tail, maxBytes)
 		if fits.bomHead {
 			s.add("retention: BOM stripped from the head")
@@ -778,7 +862,7 @@ func traceCuts(s stateSet, text string, maxBytes int) {
 	}
 }
 
-func noticeLen(omitted int) int { return len(retention.Notice(omitted)) }
+func noticeLen(omitted int) int { return len(contract.Notice(omitted)) }
 
 type fit struct {
 	ok, bomHead, bomTail bool
@@ -816,9 +900,12 @@ func fitsAt(enc []byte, head, tail, maxBytes int) fit {
 }
 
 // Coverage returns the op's named states (States) with the number of compared requests that
-// reached each, in States order, and the ones no request reached. An op without named states
-// returns nil, nil.
+// reached each, in States order, and the ones no request reached. An op without named states,
+// or a run that measured no coverage (Options.Semantics nil), returns nil, nil.
 func (o OpResult) Coverage() (reached []StateCount, never []string) {
+	if o.States == nil {
+		return nil, nil
+	}
 	for _, name := range States[o.Op] {
 		if n := o.States[name]; n > 0 {
 			reached = append(reached, StateCount{name, n})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -27,7 +28,7 @@ func TestDefaultRunReachesEveryState(t *testing.T) {
 	ops := []string{protocol.OpMentionParse, protocol.OpCandidates, protocol.OpPrepare}
 	for _, seed := range coverageSeedSet[:min(*coverageSeeds, len(coverageSeedSet))] {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			res := differential.Run(context.Background(), reference(t, ""), reference(t, ""), differential.Options{Ops: ops, Seed: seed})
+			res := differential.Run(context.Background(), reference(t, ""), reference(t, ""), differential.Options{Ops: ops, Seed: seed, Semantics: refadapter.Semantics{}})
 			for _, o := range res.Ops {
 				if o.Difference != nil || o.Transport != "" || o.Requests != differential.DefaultChecks {
 					t.Fatalf("%s: %+v", o.Op, o)
@@ -83,7 +84,7 @@ func TestClassify(t *testing.T) {
 		{parse("dsh-session:ImEi\u00a0 dsh-session:ImEi\u0085"), []string{"bare URI ended by JavaScript whitespace", "URI followed by a space only other languages know"}, nil},
 		{parse("@[x](dsh-session:ImEi) @[y](dsh-session:ImE)"), []string{"invalid URI in a mention", "error after a valid reference"}, nil},
 	} {
-		got := differential.Classify(c.req, protocol.Response{OK: true})
+		got := differential.Classify(c.req, protocol.Response{OK: true}, refadapter.Semantics{})
 		for _, w := range c.want {
 			if !contains(got, w) {
 				t.Errorf("%s: want state %q, got %q", c.req.Line(), w, got)
@@ -107,6 +108,33 @@ func TestClassifyAnyRequest(t *testing.T) {
 				args.Set(k, rapid.SampledFrom([]any{nil, "x", 1.0, []any{nil}, wire.NewObject()}).Draw(t, k))
 			}
 		}
-		differential.Classify(protocol.Request{Op: op, Args: args}, protocol.Response{})
+		differential.Classify(protocol.Request{Op: op, Args: args}, protocol.Response{}, refadapter.Semantics{})
 	})
+}
+
+// Without Semantics a run measures no coverage, and says so (nil States, no Coverage), rather
+// than reporting every state unreached; Classify names the states that need none.
+func TestNoSemanticsNoCoverage(t *testing.T) {
+	res := differential.Run(context.Background(), reference(t, ""), reference(t, ""), differential.Options{
+		Ops: []string{protocol.OpMentionParse, protocol.OpPrepare}, Checks: 20, Seed: 1, NoCorpus: true})
+	for _, o := range res.Ops {
+		if o.Difference != nil || o.Requests != 20 {
+			t.Fatalf("%s: %+v", o.Op, o)
+		}
+		if reached, never := o.Coverage(); o.States != nil || reached != nil || never != nil {
+			t.Errorf("%s: states %v, coverage %v / %v without Semantics", o.Op, o.States, reached, never)
+		}
+	}
+	parse := protocol.Request{Op: protocol.OpMentionParse, Args: wire.NewObject().Set("text", "hi")}
+	if got := differential.Classify(parse, protocol.Response{OK: true}, nil); !contains(got, "no reference") {
+		t.Errorf("mention.parse without Semantics: %q", got)
+	}
+	prep := protocol.Request{Op: protocol.OpPrepare, Args: wire.NewObject().Set("world", wire.NewObject()).
+		Set("agent", wire.NewObject().Set("id", "a")).Set("references", []any{})}
+	if got := differential.Classify(prep, protocol.Response{OK: true}, nil); len(got) > 0 {
+		t.Errorf("prepare without Semantics: %q", got)
+	}
+	if got := differential.Classify(prep, protocol.Response{OK: true}, refadapter.Semantics{}); !contains(got, "no references") {
+		t.Errorf("prepare with Semantics: %q", got)
+	}
 }

@@ -1,8 +1,8 @@
 package gen
 
 import (
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 )
 
 // BisectionNotBestFit reports whether the seed's truncateWithNotice, which bisects the
@@ -57,10 +57,45 @@ func headTailFits(enc []byte, n, maxBytes int) ([2]int, bool) {
 	if isBOM(enc[suffixStart:]) {
 		kept -= 3
 	}
-	return [2]int{prefixEnd, suffixStart}, kept+len(retention.Notice(suffixStart-prefixEnd)) <= maxBytes
+	return [2]int{prefixEnd, suffixStart}, kept+len(contract.Notice(suffixStart-prefixEnd)) <= maxBytes
 }
 
 func isBOM(b []byte) bool { return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF }
+
+// bisectTruncate is truncateWithNotice (SR-RET-6) replayed on headTailFits: the text the
+// seed's bisection keeps. notBestFitBudget aims with it; TestHeadTailFitsIsTheReferenceBisection
+// checks it against the reference's truncation.
+func bisectTruncate(text string, maxBytes int) string {
+	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
+	if len(enc) <= maxBytes {
+		return text
+	}
+	best := ""
+	low, high := 0, maxBytes
+	for low <= high {
+		n := low + (high-low)/2
+		if k, ok := headTailFits(enc, n, maxBytes); ok {
+			best = keptText(enc, k)
+			low = n + 1
+		} else {
+			high = n - 1
+		}
+	}
+	return best
+}
+
+// keptText is the text a head-tail cut keeps: the two parts, each without a leading BOM,
+// then the notice.
+func keptText(enc []byte, k [2]int) string {
+	p, s := enc[:k[0]], enc[k[1]:]
+	if isBOM(p) {
+		p = p[3:]
+	}
+	if isBOM(s) {
+		s = s[3:]
+	}
+	return string(p) + string(s) + contract.Notice(k[1]-k[0])
+}
 
 // bestFitTruncate is truncateWithNotice with the largest fitting count instead of the
 // bisection's: the mistake RetentionNotBestFit's budgets expose.
@@ -71,14 +106,7 @@ func bestFitTruncate(text string, maxBytes int) string {
 	}
 	for n := maxBytes; n >= 0; n-- {
 		if k, ok := headTailFits(enc, n, maxBytes); ok {
-			p, s := enc[:k[0]], enc[k[1]:]
-			if isBOM(p) {
-				p = p[3:]
-			}
-			if isBOM(s) {
-				s = s[3:]
-			}
-			return string(p) + string(s) + retention.Notice(k[1]-k[0])
+			return keptText(enc, k)
 		}
 	}
 	return ""

@@ -5,39 +5,12 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/retention"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
-// bisectTruncate is truncateWithNotice built on headTailFits.
-func bisectTruncate(text string, maxBytes int) string {
-	enc := []byte(wire.ToWellFormed(wire.Normalize(text)))
-	if len(enc) <= maxBytes {
-		return text
-	}
-	best := ""
-	low, high := 0, maxBytes
-	for low <= high {
-		n := low + (high-low)/2
-		if k, ok := headTailFits(enc, n, maxBytes); ok {
-			p, s := enc[:k[0]], enc[k[1]:]
-			if isBOM(p) {
-				p = p[3:]
-			}
-			if isBOM(s) {
-				s = s[3:]
-			}
-			best = string(p) + string(s) + retention.Notice(k[1]-k[0])
-			low = n + 1
-		} else {
-			high = n - 1
-		}
-	}
-	return best
-}
-
 // The replay of the bisection that BisectionNotBestFit and the not-best-fit budgets rest on
-// is the reference's truncation, and the best fit never keeps less.
+// is the reference's truncation (refadapter.Semantics, the wiring of the embedded reference),
+// and the best fit never keeps less.
 func TestHeadTailFitsIsTheReferenceBisection(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var text string
@@ -50,9 +23,9 @@ func TestHeadTailFitsIsTheReferenceBisection(t *testing.T) {
 			text = bestFitText(t)
 		}
 		maxBytes := rapid.IntRange(0, len(text)+2).Draw(t, "maxBytes")
-		want := retention.Truncate(text, maxBytes).Text
+		want := refadapter.Semantics{}.Truncate(text, maxBytes)
 		if got := bisectTruncate(text, maxBytes); got != want {
-			t.Fatalf("bisection replay %q, retention.Truncate %q", got, want)
+			t.Fatalf("bisection replay %q, the reference's truncation %q", got, want)
 		}
 		if bf := bestFitTruncate(text, maxBytes); len(bf) < len(want) || len(bf) > max(maxBytes, len(text)) {
 			t.Fatalf("best fit %q shorter than the bisection's %q or over the budget", bf, want)

@@ -11,10 +11,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/mention"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // Options select what generated strings may hold.
@@ -77,10 +76,10 @@ var idPool = []string{"s-1", "s-2", "s-3", "s-4", "s-5", "S-1", "agent", "019a-Î
 // URI draws a string that is a canonical URI, or one near it that must be rejected.
 func URI(t *rapid.T, label string, o Options) string {
 	id := ID(t, label+".id", o)
-	u := uri.Encode(id)
+	u := contract.URI(id)
 	switch rapid.IntRange(0, 7).Draw(t, label+".mutation") {
 	case 0: // drop the last payload character
-		if len(u) > len(uri.Scheme)+1 {
+		if len(u) > len(contract.Scheme)+1 {
 			return u[:len(u)-1]
 		}
 		return u
@@ -91,9 +90,9 @@ func URI(t *rapid.T, label string, o Options) string {
 		if !o.LoneSurrogates {
 			pool = wellFormedNonCanonicalJSON
 		}
-		return uri.EncodeJSON([]byte(rapid.SampledFrom(pool).Draw(t, label+".json")))
+		return contract.URIOf(rapid.SampledFrom(pool).Draw(t, label+".json"))
 	case 3: // the scheme alone, or in another case
-		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
+		return rapid.SampledFrom([]string{"dsh-session:", "DSH-SESSION:" + u[len(contract.Scheme):], "dsh-session:!!", "dsh-session:AA"}).Draw(t, label+".odd")
 	case 4: // stray bits: the last payload character with an unused low bit set, which a
 		// decoder ignores, so only re-encoding the URI (not the JSON) rejects it
 		return strayBits(u)
@@ -107,7 +106,7 @@ const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 // strayBits sets the lowest unused bit of the last character of u's payload, when the
 // payload's length leaves bits unused (2 or 3 characters in the last quantum).
 func strayBits(u string) string {
-	p := u[len(uri.Scheme):]
+	p := u[len(contract.Scheme):]
 	if len(p)%4 < 2 {
 		return u
 	}
@@ -141,9 +140,9 @@ func Text(t *rapid.T, label string, o Options) string {
 			if rapid.Bool().Draw(t, label+".labelled") {
 				lbl = String(t, label+".label", o, 4)
 			}
-			b.WriteString(mention.Format(id, lbl))
+			b.WriteString(contract.Mention(id, lbl))
 		case 4:
-			b.WriteString(uri.Encode(ID(t, label+".bare", o)))
+			b.WriteString(contract.URI(ID(t, label+".bare", o)))
 		case 5:
 			b.WriteString("@[" + String(t, label+".raw", o, 3) + "](" + URI(t, label+".uri", o) + ")")
 		case 6:
@@ -157,7 +156,7 @@ func Text(t *rapid.T, label string, o Options) string {
 
 var brokenMentions = []string{
 	"@[x](dsh-session:)", "@[x](dsh-session: )", "@[x](dsh-session:ImEi", "@[x\\\n](dsh-session:ImEi)",
-	"@[x]](dsh-session:ImEi)", "@[x\\](dsh-session:ImEi)", "@[](dsh-session:ImEi)", "word" + uri.Encode("a") + "word",
+	"@[x]](dsh-session:ImEi)", "@[x\\](dsh-session:ImEi)", "@[](dsh-session:ImEi)", "word" + contract.URI("a") + "word",
 	"dsh-session:", "dsh-session:!", "@[a](dsh-session:ImEi\u00a0)", "@[a](dsh-session:ImEi\u2028)", "@[a\u2028b](dsh-session:ImEi)",
 	"@@[a](dsh-session:ImEi)", "@[a](dsh-session:ImEi))", "@[a](dsh-session:ImE)",
 }

@@ -3,10 +3,9 @@ package gen
 import (
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/mention"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // HostSend draws a host.send request: a world, a target agent idle or running, text that
@@ -46,18 +45,18 @@ func HostSend(t *rapid.T, o Options) protocol.Request {
 }
 
 // hostText draws message text whose mentions mostly name sessions of the world.
-func hostText(t *rapid.T, w *sessionquerytest.World, agent *wire.Object, o Options) string {
+func hostText(t *rapid.T, w *protocol.World, agent *wire.Object, o Options) string {
 	n := rapid.IntRange(0, 4).Draw(t, "textParts")
 	var b wire.Builder
 	for i := 0; i < n; i++ {
 		switch k := rapid.IntRange(0, 5).Draw(t, "textPart"); {
 		case k < 3 && len(w.Sessions) > 0:
 			id := rapid.SampledFrom(w.Sessions).Draw(t, "mentioned").Header.ID
-			b.WriteString(mention.Format(id, String(t, "mentionLabel", o, 3)))
+			b.WriteString(contract.Mention(id, String(t, "mentionLabel", o, 3)))
 		case k == 3:
 			id, _ := agent.Get("id")
 			if rapid.IntRange(0, 3).Draw(t, "self?") == 0 {
-				b.WriteString(mention.Format(id.(string), "me"))
+				b.WriteString(contract.Mention(id.(string), "me"))
 			}
 		case k == 4:
 			b.WriteString(Text(t, "prose", o))

@@ -3,9 +3,8 @@ package gen
 import (
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/mention"
-	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
 // MentionText draws mention.parse text assembled from mention fragments, each aimed at a
@@ -46,10 +45,10 @@ func fragLabel(t *rapid.T, o Options) string {
 // fragment kinds, in the order mentionFragment draws them.
 func mentionFragment(t *rapid.T, o Options) string {
 	id := fragID(t, o)
-	u := uri.Encode(id)
+	u := contract.URI(id)
 	switch rapid.IntRange(0, 15).Draw(t, "frag.kind") {
 	case 0, 1: // a well-formed mention, its label escaped by Format
-		return mention.Format(id, fragLabel(t, o))
+		return contract.Mention(id, fragLabel(t, o))
 	case 2: // raw label escapes: \] \\ \x and a backslash before a line terminator
 		esc := rapid.SampledFrom([]string{`\]`, `\\`, `\x`, `\[`, `\@`, "\\\u00e9", "\\😀", `\\\]`, "\\\n", "\\\u2028", "\\\r"}).Draw(t, "frag.escape")
 		return "@[a" + esc + "b](" + u + ")"
@@ -69,9 +68,9 @@ func mentionFragment(t *rapid.T, o Options) string {
 		case 1:
 			return "word" + u + "word"
 		case 2:
-			return u + mention.Format(id, "x")
+			return u + contract.Mention(id, "x")
 		default:
-			return mention.Format(id, "x") + u
+			return contract.Mention(id, "x") + u
 		}
 	case 7, 8: // a URI ended by a character: JavaScript's \s ends it, other spaces do not
 		end := rapid.SampledFrom([]string{"\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u202f", "\u205f", "\u3000", "\ufeff", "\t", "\v",
@@ -86,7 +85,7 @@ func mentionFragment(t *rapid.T, o Options) string {
 		if rapid.IntRange(0, 2).Draw(t, "frag.bad?") > 0 {
 			return "plain "
 		}
-		bad := uri.EncodeJSON([]byte(rapid.SampledFrom(nonCanonicalJSON).Draw(t, "frag.json")))
+		bad := contract.URIOf(rapid.SampledFrom(nonCanonicalJSON).Draw(t, "frag.json"))
 		switch rapid.IntRange(0, 3).Draw(t, "frag.badKind") {
 		case 0:
 			return "@[bad](" + bad + ")"
@@ -98,7 +97,7 @@ func mentionFragment(t *rapid.T, o Options) string {
 			return "@[bad](dsh-session:)"
 		}
 	case 11: // lookalikes that are no reference: the scheme alone, another case, a break
-		return rapid.SampledFrom([]string{"dsh-session:", "dsh-session: ", "DSH-SESSION:" + u[len(uri.Scheme):], "dsh-session:!", "dsh_session:" + u[len(uri.Scheme):], "@[]", "@[](", "@()"}).Draw(t, "frag.lookalike")
+		return rapid.SampledFrom([]string{"dsh-session:", "dsh-session: ", "DSH-SESSION:" + u[len(contract.Scheme):], "dsh-session:!", "dsh_session:" + u[len(contract.Scheme):], "@[]", "@[](", "@()"}).Draw(t, "frag.lookalike")
 	case 12: // a trap character between fragments
 		return trapString(rapid.IntRange(0, len(Traps())-1).Draw(t, "frag.trap"), o)
 	default: // prose

@@ -5,9 +5,6 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // CandidatesDeep draws a candidates request aimed at the listing's partitions: duplicate ids
@@ -16,16 +13,17 @@ import (
 // matches, header fields absent or extra ones null, the agent with and without a cwd (equal to
 // some sessions' or none), and cancellation before and during the listing.
 func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
-	w := &sessionquerytest.World{}
+	w := &protocol.World{}
 	n := rapid.IntRange(0, 7).Draw(t, "deep.sessions")
 	base := rapid.SampledFrom([]string{"alpha", "ΣΊΣΥΦΟΣ", "İstanbul", "Ꙋ", "straße", "\U0001e900x", "a😀b", "\U0001e922"}).Draw(t, "deep.base")
 	agentCWD := rapid.SampledFrom([]string{"/repo", "/REPO", "/work/a"}).Draw(t, "deep.agentCwd")
 	// A trap whose JavaScript lowercase differs from it, planted in titles and cwds and
 	// queried in lowercase: a port whose case tables are older than the engine's, or that
 	// maps code points one by one, does not match it.
-	var caseTrap string
+	var caseTrap, caseTrapLower string
 	if rapid.IntRange(0, 2).Draw(t, "deep.caseTrap?") == 0 {
-		caseTrap = rapid.SampledFrom(casedTraps()).Draw(t, "deep.caseTrap")
+		tr := rapid.SampledFrom(casedTraps()).Draw(t, "deep.caseTrap")
+		caseTrap, caseTrapLower = tr.S, tr.Lower
 	}
 	for i := 0; i < n; i++ {
 		var id string
@@ -45,7 +43,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		default:
 			id = rapid.SampledFrom([]string{"s-1", "s-2", "s-3", "s-4", "s-5", "s-6", "s-7"}).Draw(t, "deep.id")
 		}
-		h := sessionquery.Header{ID: id, CreatedAt: Number(t, "deep.createdAt")}
+		h := protocol.Header{ID: id, CreatedAt: Number(t, "deep.createdAt")}
 		switch rapid.IntRange(0, 3).Draw(t, "deep.cwd") {
 		case 0: // absent
 		case 1:
@@ -61,7 +59,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 		if rapid.IntRange(0, 3).Draw(t, "deep.extra?") == 0 {
 			h.Extra = wire.NewObject().Set("version", 1.0).Set("parentSession", nil).Set("title", nil)
 		}
-		s := sessionquerytest.WorldSession{Header: h}
+		s := protocol.Session{Header: h}
 		switch rapid.IntRange(0, 5).Draw(t, "deep.title") {
 		case 0:
 		case 1:
@@ -94,7 +92,7 @@ func CandidatesDeep(t *rapid.T, o Options) protocol.Request {
 	switch rapid.IntRange(0, 6).Draw(t, "deep.query") {
 	case 6:
 		if caseTrap != "" {
-			args.Set("query", jsstring.ToLower(caseTrap))
+			args.Set("query", caseTrapLower)
 			break
 		}
 		args.Set("query", Query(t, "deep.query", w, o))
@@ -184,16 +182,16 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			conds[rapid.SampledFrom(prepareConds).Draw(t, "cond")] = true
 		}
 	}
-	w := &sessionquerytest.World{}
+	w := &protocol.World{}
 	readable := func(id string, big bool) {
 		events := []any{userMessage(1, []any{textBlock("hello " + id)}, wire.NewObject().Set("kind", "user"))}
 		if big {
 			events = append(events, userMessage(2, []any{textBlock(plainText(t, 400, o))}, wire.NewObject().Set("kind", "user")))
 		}
 		seq := 1.0
-		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{
-			Header:  sessionquery.Header{ID: id, CreatedAt: 1},
-			Surface: &sessionquery.Surface{Events: events, CapturedThroughSeq: &seq},
+		w.Sessions = append(w.Sessions, protocol.Session{
+			Header:  protocol.Header{ID: id, CreatedAt: 1},
+			Surface: &protocol.Surface{Events: events, CapturedThroughSeq: &seq},
 		})
 	}
 	ref := func(id string) *wire.Object { return wire.NewObject().Set("sessionId", id) }
@@ -229,7 +227,7 @@ func PreparePrecedence(t *rapid.T, o Options) protocol.Request {
 			id = "s-missing"
 		} else {
 			e := "surface read failed"
-			w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: 2}, ReadError: &e})
+			w.Sessions = append(w.Sessions, protocol.Session{Header: protocol.Header{ID: id, CreatedAt: 2}, ReadError: &e})
 		}
 		insert(ref(id))
 	}

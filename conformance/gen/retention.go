@@ -7,9 +7,6 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/retention"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // Retention partitions: each names a region of the retention algorithm (the seed's
@@ -74,18 +71,22 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 	if rapid.IntRange(0, 4).Draw(t, "more?") == 0 {
 		n = rapid.IntRange(2, 3).Draw(t, "sources")
 	}
-	w := &sessionquerytest.World{}
+	w := &protocol.World{}
 	var refs []any
-	var sizes [][2]int // fixed and full sizes of each source
+	var sizes [][2]int  // fixed and full sizes of each source
+	var first []message // the first source's conversation
 	for i := 0; i < n; i++ {
 		id := []string{"src-1", "src-2", "src-3"}[i]
-		events := retentionEvents(t, part, o)
-		h := sessionquery.Header{ID: id, CreatedAt: float64(i + 1)}
+		events, conv := retentionEvents(t, part, o)
+		if i == 0 {
+			first = conv
+		}
+		h := protocol.Header{ID: id, CreatedAt: float64(i + 1)}
 		if rapid.Bool().Draw(t, "cwd?") {
 			c := rapid.SampledFrom(cwdPool).Draw(t, "cwd")
 			h.CWD = &c
 		}
-		surf := sessionquery.Surface{Events: events}
+		surf := protocol.Surface{Events: events}
 		switch rapid.IntRange(0, 3).Draw(t, "seq?") {
 		case 0:
 		case 1: // a number whose JavaScript spelling other languages' defaults miss
@@ -95,7 +96,7 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 			seq := float64(len(events))
 			surf.CapturedThroughSeq = &seq
 		}
-		w.Sessions = append(w.Sessions, sessionquerytest.WorldSession{Header: h, Surface: &surf})
+		w.Sessions = append(w.Sessions, protocol.Session{Header: h, Surface: &surf})
 		ref := wire.NewObject().Set("sessionId", id)
 		label := id
 		if rapid.IntRange(0, 2).Draw(t, "labelled?") == 0 {
@@ -103,12 +104,12 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 			ref.Set("label", label)
 		}
 		refs = append(refs, ref)
-		sizes = append(sizes, sourceSizes(id, label, h.CWD, surf.CapturedThroughSeq, events))
+		sizes = append(sizes, sourceSizes(id, label, h.CWD, surf.CapturedThroughSeq, conv))
 	}
 	fixed, full := sizes[0][0], sizes[0][1]
 	budget := retentionBudget(t, part, fixed, full)
 	if part == RetentionNotBestFit {
-		budget = notBestFitBudget(t, w.Sessions[0].Surface.Events, fixed, full, budget)
+		budget = notBestFitBudget(t, first, fixed, full, budget)
 	}
 	args := wire.NewObject().Set("world", w.Value()).
 		Set("agent", wire.NewObject().Set("id", "agent")).
@@ -118,19 +119,46 @@ func RetentionPrepare(t *rapid.T, o Options) protocol.Request {
 	return protocol.Request{Op: protocol.OpPrepare, Args: must(args).(*wire.Object)}
 }
 
-// sourceSizes returns the serialized size of a source with an empty conversation and with its
-// whole projected conversation (0, 0 when the surface does not project).
-func sourceSizes(id, label string, cwd *string, seq *float64, events []any) [2]int {
-	items, err := retention.Project(events)
-	if err != nil {
-		return [2]int{0, 0}
+// message is one message of a source's conversation as the snapshot serializes it.
+type message struct{ role, text string }
+
+// sourceSizes returns the serialized size of a source's snapshot with an empty conversation
+// and with the whole conversation conv.
+func sourceSizes(id, label string, cwd *string, seq *float64, conv []message) [2]int {
+	fixed := FixedSize(id, label, cwd, seq)
+	full := fixed
+	for i, m := range conv {
+		if i > 0 {
+			full++ // the comma
+		}
+		full += MessageSize(m.role, m.text)
 	}
-	d := retention.Data{SessionID: id, Label: label, CWD: cwd, CapturedThroughSeq: seq}
-	fixed := len(d.AppendJSON(nil))
-	for _, it := range items {
-		d.Conversation = append(d.Conversation, retention.Message{Role: it.Role, Text: it.Text})
+	return [2]int{fixed, full}
+}
+
+// FixedSize is the serialized size of a source's snapshot with an empty conversation: its
+// fields sessionId, label, cwd and capturedThroughSeq (null when nil), strings escaped
+// tag-safe, and "conversation":[] (SR-PROMPT, SR-RET). A retention budget is placed against it.
+func FixedSize(id, label string, cwd *string, seq *float64) int {
+	n := len(`{"sessionId":,"label":,"cwd":,"capturedThroughSeq":,"conversation":[]}`) +
+		wire.StringSize(id, true) + wire.StringSize(label, true)
+	if cwd == nil {
+		n += len("null")
+	} else {
+		n += wire.StringSize(*cwd, true)
 	}
-	return [2]int{fixed, len(d.AppendJSON(nil))}
+	if seq == nil {
+		n += len("null")
+	} else {
+		n += len(wire.AppendNumber(nil, *seq))
+	}
+	return n
+}
+
+// MessageSize is the serialized size of one conversation entry {"role":role,"text":text}; a
+// conversation's entries are separated by commas.
+func MessageSize(role, text string) int {
+	return len(`{"role":"","text":}`) + len(role) + wire.StringSize(text, true)
 }
 
 // retentionBudget places the budget for part between (and around) the fixed size and the
@@ -161,8 +189,10 @@ func retentionBudget(t *rapid.T, part string, fixed, full int) int {
 	}
 }
 
-// retentionEvents draws the surface of one source for part.
-func retentionEvents(t *rapid.T, part string, o Options) []any {
+// retentionEvents draws the surface of one source for part, and the conversation it projects
+// to (SR-PROJ-*): each event holds one text block, checkpoints and direct user messages are
+// the user's, the others the assistant's, and empty texts are left out.
+func retentionEvents(t *rapid.T, part string, o Options) ([]any, []message) {
 	var texts []string
 	var checkpoint []bool
 	add := func(s string, cp bool) { texts = append(texts, s); checkpoint = append(checkpoint, cp) }
@@ -224,13 +254,16 @@ func retentionEvents(t *rapid.T, part string, o Options) []any {
 		}
 	}
 	events := make([]any, 0, len(texts)+1)
+	var conv []message
 	for i, s := range texts {
 		seq := float64(i + 1)
+		role := "user"
 		switch {
 		case checkpoint[i]:
 			src := wire.NewObject().Set("kind", "plugin").Set("plugin", "compact").Set("compactionId", "c1")
 			events = append(events, userMessage(seq, []any{textBlock(s)}, src))
 		case rapid.Bool().Draw(t, "assistant?"):
+			role = "assistant"
 			msg := wire.NewObject().Set("id", "m").Set("role", "assistant").
 				Set("content", []any{textBlock(s)}).Set("source", wire.NewObject().Set("kind", "model"))
 			events = append(events, wire.NewObject().Set("type", "assistant/message").Set("seq", seq).
@@ -238,8 +271,11 @@ func retentionEvents(t *rapid.T, part string, o Options) []any {
 		default:
 			events = append(events, userMessage(seq, []any{textBlock(s)}, wire.NewObject().Set("kind", "user")))
 		}
+		if s != "" {
+			conv = append(conv, message{role, s})
+		}
 	}
-	return events
+	return events, conv
 }
 
 // plainText is about n bytes of prose with now and then a trap.
@@ -318,17 +354,15 @@ var notBestFitTexts = []string{
 // notBestFitBudget returns a budget at which retaining the source's one message with the
 // seed's bisection and with a best-fit search end in different texts, when there is one;
 // else dflt.
-func notBestFitBudget(t *rapid.T, events []any, fixed, full, dflt int) int {
-	items, err := retention.Project(events)
-	if err != nil || len(items) != 1 {
+func notBestFitBudget(t *rapid.T, conv []message, fixed, full, dflt int) int {
+	if len(conv) != 1 {
 		return dflt
 	}
-	text := items[0].Text
+	text := conv[0].text
 	base := full - wire.StringSize(text, true) // the source's size without the text
-	bisect := func(s string, n int) string { return retention.Truncate(s, n).Text }
 	var budgets []int
 	for budget := fixed + 1; budget < full; budget++ {
-		a, okA := retainOne(text, base, budget, bisect)
+		a, okA := retainOne(text, base, budget, bisectTruncate)
 		b, okB := retainOne(text, base, budget, bestFitTruncate)
 		if a != b || okA != okB {
 			budgets = append(budgets, budget)

@@ -2,8 +2,6 @@ package gen
 
 import (
 	"sync"
-
-	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
 )
 
 // Trap is one string where a language's defaults part ways with JavaScript's: a port that
@@ -14,6 +12,10 @@ type Trap struct {
 	S string
 	// Why names the default it trips.
 	Why string
+	// Lower is S lowercased as the contract lowercases (SR-STR-4: JavaScript's
+	// toLowerCase, Unicode 17): what a query must hold to match S where a port's own
+	// lowercasing does not.
+	Lower string
 }
 
 // Traps returns the trap strings the generators place in every string position (ids,
@@ -26,7 +28,11 @@ var trapsOnce = sync.OnceValue(func() []Trap {
 	var out []Trap
 	add := func(why string, ss ...string) {
 		for _, s := range ss {
-			out = append(out, Trap{S: s, Why: why})
+			l, cased := trapLower[s]
+			if !cased {
+				l = s
+			}
+			out = append(out, Trap{S: s, Why: why, Lower: l})
 		}
 	}
 	// Case mappings added after Unicode 9: a language whose tables are older (or newer)
@@ -58,12 +64,67 @@ var trapsOnce = sync.OnceValue(func() []Trap {
 	return out
 })
 
-// casedTraps are the traps (well-formed ones) whose JavaScript lowercase differs from them.
-var casedTraps = sync.OnceValue(func() []string {
-	var out []string
+// trapLower is each trap's lowercase where it differs from the trap (every other trap is its
+// own lowercase). It is a table, not a case mapping: the generators only need these strings'
+// lowercase, the kit's Unicode tables are not the contract's, and the kit must not define the
+// contract's lowercasing a second time. conformance/refadapter checks it against the
+// reference's (TestTrapLowerIsTheContracts).
+var trapLower = map[string]string{
+	"\u1c90":                               "\u10d0",
+	"\u1cb0":                               "\u10f0",
+	"\u1cbd":                               "\u10fd",
+	"\u1cbf":                               "\u10ff",
+	"\u1c9b\u1c90\u1ca0\u1c97\u1c9a\u1c98": "\u10db\u10d0\u10e0\u10d7\u10da\u10d8",
+	"\ua7c0":                               "\ua7c1",
+	"\ua7c2":                               "\ua7c3",
+	"\ua7c4":                               "\ua794",
+	"\ua7c5":                               "\u0282",
+	"\ua7c6":                               "\u1d8e",
+	"\ua7c7":                               "\ua7c8",
+	"\ua7c9":                               "\ua7ca",
+	"\ua7cb":                               "\u0264",
+	"\ua7cc":                               "\ua7cd",
+	"\ua7d0":                               "\ua7d1",
+	"\ua7d6":                               "\ua7d7",
+	"\ua7d8":                               "\ua7d9",
+	"\ua7da":                               "\ua7db",
+	"\ua7dc":                               "\u019b",
+	"\ua7f5":                               "\ua7f6",
+	"\U0001e900":                           "\U0001e922",
+	"\U0001e921":                           "\U0001e943",
+	"\U000104b0":                           "\U000104d8",
+	"\U00010570":                           "\U00010597",
+	"\U00010d50":                           "\U00010d70",
+	"\u1c89":                               "\u1c8a",
+	"\u2c2f":                               "\u2c5f",
+	"\u0391\u03a3":                         "\u03b1\u03c2",
+	"\u0391\u03a3 ":                        "\u03b1\u03c2 ",
+	"\u0391'\u03a3":                        "\u03b1'\u03c2",
+	"\u0391\u0345\u03a3":                   "\u03b1\u0345\u03c2",
+	"\u0391\u00ad\u03a3":                   "\u03b1\u00ad\u03c2",
+	"\u0391\u03a3\u0301":                   "\u03b1\u03c2\u0301",
+	"\u0391\u03a3\u0391":                   "\u03b1\u03c3\u03b1",
+	"\u03a3":                               "\u03c3",
+	"\u0391\u03a3.":                        "\u03b1\u03c2.",
+	"\U0001e900\u03a3":                     "\U0001e922\u03c2",
+	"\u1c90\u03a3":                         "\u10d0\u03c2",
+	"\u0391\u03a3\u200d":                   "\u03b1\u03c2\u200d",
+	"A\u00b7\u03a3":                        "a\u00b7\u03c2",
+	"\u0130":                               "i\u0307",
+	"\u0130STANBUL":                        "i\u0307stanbul",
+	"I\u0307":                              "i\u0307",
+	"\u1e9e":                               "\u00df",
+	"\u212a":                               "k",
+	"\u2126":                               "\u03c9",
+	"\U00010400":                           "\U00010428",
+}
+
+// casedTraps are the traps (well-formed ones) whose lowercase differs from them.
+var casedTraps = sync.OnceValue(func() []Trap {
+	var out []Trap
 	for _, tr := range Traps() {
-		if !hasSurrogate(tr.S) && jsstring.ToLower(tr.S) != tr.S {
-			out = append(out, tr.S)
+		if !hasSurrogate(tr.S) && tr.Lower != tr.S {
+			out = append(out, tr)
 		}
 	}
 	return out

@@ -3,18 +3,17 @@ package gen
 import (
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 var cwdPool = []string{"/work/a", "/work/b", "/WORK/A", "/home/ΣΑΣ", "C:\\dir", ""}
 
 // World draws a world: up to six sessions with distinct ids, optional cwds, titles (or title
 // failures), surfaces (or read failures), and now and then a listing failure.
-func World(t *rapid.T, label string, o Options) *sessionquerytest.World {
+func World(t *rapid.T, label string, o Options) *protocol.World {
 	n := rapid.IntRange(0, 6).Draw(t, label+".sessions")
-	w := &sessionquerytest.World{}
+	w := &protocol.World{}
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
 		id := ID(t, label+".id", o)
@@ -22,7 +21,7 @@ func World(t *rapid.T, label string, o Options) *sessionquerytest.World {
 			continue
 		}
 		seen[id] = true
-		s := sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id, CreatedAt: Number(t, label+".createdAt")}}
+		s := protocol.Session{Header: protocol.Header{ID: id, CreatedAt: Number(t, label+".createdAt")}}
 		if rapid.IntRange(0, 3).Draw(t, label+".cwd?") > 0 {
 			c := rapid.SampledFrom(cwdPool).Draw(t, label+".cwd")
 			if rapid.IntRange(0, 5).Draw(t, label+".cwdHostile?") == 0 {
@@ -46,7 +45,7 @@ func World(t *rapid.T, label string, o Options) *sessionquerytest.World {
 			e := "surface read failed"
 			s.ReadError = &e
 		} else if rapid.IntRange(0, 7).Draw(t, label+".surface?") > 0 {
-			surf := sessionquery.Surface{Events: Events(t, label+".events", o)}
+			surf := protocol.Surface{Events: Events(t, label+".events", o)}
 			if rapid.IntRange(0, 4).Draw(t, label+".seq?") > 0 {
 				seq := Number(t, label+".seq")
 				surf.CapturedThroughSeq = &seq
@@ -149,7 +148,7 @@ func Agent(t *rapid.T, label string, o Options) *wire.Object {
 }
 
 // Query draws a candidate query: a piece of an id, title or cwd in another case, or text.
-func Query(t *rapid.T, label string, w *sessionquerytest.World, o Options) any {
+func Query(t *rapid.T, label string, w *protocol.World, o Options) any {
 	switch rapid.IntRange(0, 9).Draw(t, label+".kind") {
 	case 0:
 		return ""
@@ -268,7 +267,7 @@ func agentID(agent *wire.Object) string {
 // References draws the references argument: ids of the world's sessions, unknown ids, the
 // agent itself, duplicates with other labels, and now and then values of the wrong type;
 // a third of the time, one to three sessions the world can read.
-func References(t *rapid.T, label string, w *sessionquerytest.World, agent *wire.Object, o Options) any {
+func References(t *rapid.T, label string, w *protocol.World, agent *wire.Object, o Options) any {
 	if rapid.IntRange(0, 15).Draw(t, label+".odd?") == 0 {
 		return rapid.SampledFrom([]any{nil, "", "ab", 5.0, wire.NewObject()}).Draw(t, label+".odd")
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
@@ -19,8 +20,9 @@ func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protoco
 	if req.Op != protocol.OpPrepare {
 		return h.Reference.Handle(ctx, req)
 	}
+	args := refadapter.ToReference(req.Args).(*jsjson.Object) // the port reads the reference's values
 	maxRefs := service.MaxReferences
-	if cv, ok := req.Arg("config"); ok {
+	if cv, ok := args.Get("config"); ok {
 		c, isObj := cv.(*jsjson.Object)
 		if !isObj {
 			return h.Reference.Handle(ctx, req)
@@ -34,12 +36,12 @@ func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protoco
 		}
 	}
 	var agentID any
-	if a, ok := req.Arg("agent"); ok {
+	if a, ok := args.Get("agent"); ok {
 		if o, ok := a.(*jsjson.Object); ok {
 			agentID, _ = o.Get("id")
 		}
 	}
-	refs, _ := req.Arg("references")
+	refs, _ := args.Get("references")
 	list, _ := refs.([]any)
 	seen := map[string]bool{}
 	for _, e := range list {
@@ -61,7 +63,7 @@ func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protoco
 		if len(seen) > maxRefs { // MUTANT: the count checked inside the loop
 			return protocol.Response{ID: req.ID, Err: &protocol.Error{
 				Code: string(errcode.TooMany), Message: "too many references",
-				Extra: jsjson.NewObject().Set("reads", []any{}),
+				Extra: wire.NewObject().Set("reads", []any{}),
 			}}
 		}
 	}

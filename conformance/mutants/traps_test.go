@@ -22,6 +22,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/reference/errcode"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
@@ -151,13 +152,13 @@ func trapMutants() []mutant {
 		trap("trap/rust-sort-unstable-by-rank", "Rust sort_unstable_by_key(rank) (Go's pdqsort stands in): equal ranks reordered", trapKnobs{unstableSort: true}),
 		trap("trap/python-set-dedup", "Python list(set(ids)) for dedup (FNV order stands in for the hash order)", trapKnobs{hashOrder: true}),
 		// types and null, on the wire
-		wire("trap/python-isinstance-int-bool", "Python isinstance(v, int): True and False are integers", boolAsInt),
-		wire("trap/python-isinstance-int-float", "Python isinstance(v, int) after json.loads: 2.0 and 1e2 are floats, rejected", integralFloatRejected),
-		wire("trap/java-jackson-asint", "Java Jackson asInt(): 2^31 and above wrap to int32", int32Wrap),
-		wire("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
-		wire("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
-		wire("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
-		wire("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
+		wireTrap("trap/python-isinstance-int-bool", "Python isinstance(v, int): True and False are integers", boolAsInt),
+		wireTrap("trap/python-isinstance-int-float", "Python isinstance(v, int) after json.loads: 2.0 and 1e2 are floats, rejected", integralFloatRejected),
+		wireTrap("trap/java-jackson-asint", "Java Jackson asInt(): 2^31 and above wrap to int32", int32Wrap),
+		wireTrap("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
+		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
+		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
+		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}
 }
 
@@ -818,15 +819,15 @@ func (w *wireMutant) Handle(ctx context.Context, req protocol.Request) protocol.
 	return w.Reference.Handle(ctx, w.read(req).Plain())
 }
 
-func wire(name, mistake string, read func(protocol.Request) protocol.Request) mutant {
+func wireTrap(name, mistake string, read func(protocol.Request) protocol.Request) mutant {
 	return mutant{name: name, mistake: mistake, handler: &wireMutant{read: read}}
 }
 
 // numbers applies f to every configuration value and to the limit of a request.
 func numbers(req protocol.Request, f func(v any) any) protocol.Request {
-	args := jsjson.Clone(req.Args).(*jsjson.Object)
+	args := wire.Clone(req.Args).(*wire.Object)
 	if c, ok := args.Get("config"); ok {
-		if co, ok := c.(*jsjson.Object); ok {
+		if co, ok := c.(*wire.Object); ok {
 			for _, k := range co.Keys() {
 				v, _ := co.Get(k)
 				co.Set(k, f(v))
@@ -854,7 +855,7 @@ func boolAsInt(req protocol.Request) protocol.Request {
 
 func integralFloatRejected(req protocol.Request) protocol.Request {
 	return numbers(req, func(v any) any {
-		if n, ok := v.(jsjson.Number); ok && strings.ContainsAny(string(n), ".eE") {
+		if n, ok := v.(wire.Number); ok && strings.ContainsAny(string(n), ".eE") {
 			return 0.5 // not an int: rejected as the port's isinstance check does
 		}
 		return v
@@ -896,7 +897,7 @@ func plainNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
-	case jsjson.Number:
+	case wire.Number:
 		f, err := x.Float64()
 		return f, err == nil
 	}
@@ -904,12 +905,12 @@ func plainNumber(v any) (float64, bool) {
 }
 
 func nullAsAbsent(req protocol.Request) protocol.Request {
-	args := jsjson.Clone(req.Args).(*jsjson.Object)
-	drop := func(o *jsjson.Object, key string) *jsjson.Object {
+	args := wire.Clone(req.Args).(*wire.Object)
+	drop := func(o *wire.Object, key string) *wire.Object {
 		if v, ok := o.Get(key); !ok || v != nil {
 			return o
 		}
-		out := jsjson.NewObject()
+		out := wire.NewObject()
 		for _, k := range o.Keys() {
 			if k != key {
 				e, _ := o.Get(k)
@@ -924,7 +925,7 @@ func nullAsAbsent(req protocol.Request) protocol.Request {
 	if rs, ok := args.Get("references"); ok {
 		if list, ok := rs.([]any); ok {
 			for i, r := range list {
-				if ro, ok := r.(*jsjson.Object); ok {
+				if ro, ok := r.(*wire.Object); ok {
 					list[i] = drop(ro, "label")
 				}
 			}
@@ -935,18 +936,18 @@ func nullAsAbsent(req protocol.Request) protocol.Request {
 }
 
 func sortedBySeq(req protocol.Request) protocol.Request {
-	args := jsjson.Clone(req.Args).(*jsjson.Object)
+	args := wire.Clone(req.Args).(*wire.Object)
 	w, _ := args.Get("world")
-	wo, ok := w.(*jsjson.Object)
+	wo, ok := w.(*wire.Object)
 	if !ok {
 		return req
 	}
 	ss, _ := wo.Get("sessions")
 	list, _ := ss.([]any)
 	for _, s := range list {
-		so, _ := s.(*jsjson.Object)
+		so, _ := s.(*wire.Object)
 		surf, _ := so.Get("surface")
-		sf, ok := surf.(*jsjson.Object)
+		sf, ok := surf.(*wire.Object)
 		if !ok {
 			continue
 		}
@@ -957,7 +958,7 @@ func sortedBySeq(req protocol.Request) protocol.Request {
 		}
 		slices.SortStableFunc(evs, func(a, b any) int {
 			seq := func(e any) float64 {
-				if eo, ok := e.(*jsjson.Object); ok {
+				if eo, ok := e.(*wire.Object); ok {
 					if v, ok := eo.Get("seq"); ok {
 						if f, ok := v.(float64); ok {
 							return f
