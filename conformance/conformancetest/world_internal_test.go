@@ -96,8 +96,8 @@ func TestWorldAnswersAsTheReferenceAdapter(t *testing.T) {
 				t.Errorf("world %d: ReadSurface(%q) = %+v, reference %+v", i, id, s, rs)
 			}
 			for j, ev := range rs.Events {
-				if s.Events[j].Type != get(ev, "type") {
-					t.Errorf("world %d: ReadSurface(%q) event %d type %q, reference %s", i, id, j, s.Events[j].Type, wire.Quote(fmt.Sprint(get(ev, "type"))))
+				if s.Events[j].Type != get(refadapter.FromReference(ev), "type") {
+					t.Errorf("world %d: ReadSurface(%q) event %d type %q, reference %s", i, id, j, s.Events[j].Type, wire.Quote(fmt.Sprint(get(refadapter.FromReference(ev), "type"))))
 				}
 			}
 		}
