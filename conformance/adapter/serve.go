@@ -144,7 +144,7 @@ func valueSize(v any, limit int) int {
 	case int:
 		return len(wire.AppendNumber(scratch[:0], float64(x)))
 	case string:
-		return wire.StringSize(x, false)
+		return wire.StringSize(x)
 	case []any:
 		n := 2 + max(len(x)-1, 0)
 		for _, e := range x {
@@ -158,7 +158,7 @@ func valueSize(v any, limit int) int {
 		n := 2 + max(len(keys)-1, 0)
 		for _, k := range keys {
 			e, _ := x.Get(k)
-			if n += wire.StringSize(k, false) + 1 + valueSize(e, limit-n); n > limit {
+			if n += wire.StringSize(k) + 1 + valueSize(e, limit-n); n > limit {
 				return n
 			}
 		}

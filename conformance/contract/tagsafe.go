@@ -14,3 +14,7 @@ import (
 func AppendTagSafe(dst []byte, s string) []byte {
 	return append(dst, strings.ReplaceAll(wire.Quote(s), "<", `\u003c`)...)
 }
+
+// TagSafeSize returns the length of the tag-safe JSON of s: what a string costs in the bytes
+// a source's budget counts (SR-RET-1).
+func TagSafeSize(s string) int { return wire.StringSize(s) + 5*strings.Count(s, "<") }

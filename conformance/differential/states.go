@@ -800,7 +800,7 @@ func traceRetention(sem Semantics, s stateSet, h protocol.Header, surf protocol.
 		if len(m.it.text) >= 1000 {
 			s.add("retention: huge message truncated")
 		}
-		if wire.StringSize(m.it.text, true) >= len(m.it.text)+len(m.it.text)/4+2 {
+		if contract.TagSafeSize(m.it.text) >= len(m.it.text)+len(m.it.text)/4+2 {
 			s.add("retention: escape-heavy text truncated")
 		}
 		m.text, m.size = t, gen.MessageSize(m.it.role, t)

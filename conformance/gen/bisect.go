@@ -116,11 +116,11 @@ func bestFitTruncate(text string, maxBytes int) string {
 // serialized size is base plus its text's; trunc truncates the original text to a target.
 func retainOne(text string, base, budget int, trunc func(string, int) string) (string, bool) {
 	cur := text
-	for base+wire.StringSize(cur, true) > budget {
+	for base+contract.TagSafeSize(cur) > budget {
 		if cur == "" {
 			return "", false
 		}
-		target := max(0, len(cur)-(base+wire.StringSize(cur, true)-budget))
+		target := max(0, len(cur)-(base+contract.TagSafeSize(cur)-budget))
 		next := trunc(text, target)
 		if next == cur {
 			return "", false

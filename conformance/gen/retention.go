@@ -5,6 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
@@ -141,11 +142,11 @@ func sourceSizes(id, label string, cwd *string, seq *float64, conv []message) [2
 // tag-safe, and "conversation":[] (SR-PROMPT, SR-RET). A retention budget is placed against it.
 func FixedSize(id, label string, cwd *string, seq *float64) int {
 	n := len(`{"sessionId":,"label":,"cwd":,"capturedThroughSeq":,"conversation":[]}`) +
-		wire.StringSize(id, true) + wire.StringSize(label, true)
+		contract.TagSafeSize(id) + contract.TagSafeSize(label)
 	if cwd == nil {
 		n += len("null")
 	} else {
-		n += wire.StringSize(*cwd, true)
+		n += contract.TagSafeSize(*cwd)
 	}
 	if seq == nil {
 		n += len("null")
@@ -158,7 +159,7 @@ func FixedSize(id, label string, cwd *string, seq *float64) int {
 // MessageSize is the serialized size of one conversation entry {"role":role,"text":text}; a
 // conversation's entries are separated by commas.
 func MessageSize(role, text string) int {
-	return len(`{"role":"","text":}`) + len(role) + wire.StringSize(text, true)
+	return len(`{"role":"","text":}`) + len(role) + contract.TagSafeSize(text)
 }
 
 // retentionBudget places the budget for part between (and around) the fixed size and the
@@ -359,7 +360,7 @@ func notBestFitBudget(t *rapid.T, conv []message, fixed, full, dflt int) int {
 		return dflt
 	}
 	text := conv[0].text
-	base := full - wire.StringSize(text, true) // the source's size without the text
+	base := full - contract.TagSafeSize(text) // the source's size without the text
 	var budgets []int
 	for budget := fixed + 1; budget < full; budget++ {
 		a, okA := retainOne(text, base, budget, bisectTruncate)

@@ -92,14 +92,13 @@ func (e *env) matcher(query string) func(s protocol.Session, label string) bool 
 // labels, cwd and createdAt), and every title read names a listed session other than the
 // agent's own, at most once.
 func propCandidates(e *env, t *rapid.T) {
-	gw := gen.World(t, "world", e.gen)
-	gw.ListError = nil
-	w := e.world(gw)
+	w := gen.World(t, "world", e.gen)
+	w.ListError = nil
 	agent := gen.Agent(t, "agent", e.gen)
-	args := wire.NewObject().Set("world", gw.Value()).Set("agent", agent)
+	args := wire.NewObject().Set("world", w.Value()).Set("agent", agent)
 	query := ""
 	if rapid.IntRange(0, 2).Draw(t, "query?") > 0 {
-		q := gen.Query(t, "query", gw, e.gen)
+		q := gen.Query(t, "query", w, e.gen)
 		s, ok := q.(string)
 		if !ok {
 			s = ""

@@ -87,18 +87,6 @@ func (e *env) oracleFailed(op string, args *wire.Object, resp protocol.Response)
 	panic(stopIteration{})
 }
 
-// world reads a generated world as the world document it stands for (protocol.World), the
-// one form the properties read worlds in.
-func (e *env) world(w interface{ Value() *wire.Object }) *protocol.World {
-	pw, err := protocol.WorldFromValue(w.Value())
-	if err != nil {
-		e.rec.transport = "properties: a generated world is not a world document: " + err.Error()
-		e.rec.transportInput = mustLine(w.Value())
-		panic(stopIteration{})
-	}
-	return pw
-}
-
 // fail records the evidence and fails the iteration.
 func (e *env) fail(t *rapid.T, f failure) {
 	// Clipped before it is kept or logged: an answer may be megabytes (result.Clip).

@@ -42,8 +42,7 @@ type source struct{ id, label string }
 // genPrepare draws a prepare request whose references are all well typed and which is never
 // cancelled, so its outcome is fixed by the contract's rules.
 func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
-	gw := gen.World(t, "world", e.gen)
-	w := e.world(gw)
+	w := gen.World(t, "world", e.gen)
 	agent := gen.Agent(t, "agent", e.gen)
 	agentID, _ := agent.Get("id")
 	pc := prepareCase{world: w, agentID: agentID.(string), maxRefs: contract.MaxReferences, budget: contract.DefaultMaxReferenceBytes}
@@ -76,7 +75,7 @@ func genPrepare(e *env, t *rapid.T, smallBudget bool) prepareCase {
 		}
 	}
 	pc.content = gen.Content(t, "content", e.gen)
-	pc.args = wire.NewObject().Set("world", gw.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
+	pc.args = wire.NewObject().Set("world", w.Value()).Set("agent", agent).Set("content", pc.content).Set("references", refs)
 	cfg := wire.NewObject()
 	if smallBudget || rapid.IntRange(0, 3).Draw(t, "budget?") == 0 {
 		pc.budget = rapid.IntRange(1, 1500).Draw(t, "maxReferenceBytes")

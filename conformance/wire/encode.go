@@ -67,13 +67,7 @@ func Quote(s string) string { return string(AppendString(nil, s)) }
 // controls, \u00xx (lowercase hex) for the other controls below U+0020, \udxxx for a lone
 // surrogate, U+FFFD for a byte that is not WTF-8, everything else as it is. (encoding/json
 // differs: it escapes <, >, & and U+2028/U+2029 and drops lone surrogates.)
-func AppendString(dst []byte, s string) []byte { return appendString(dst, s, false) }
-
-// AppendStringTagSafe appends JSON.stringify(s) with every "<" written as \u003c, as the
-// contract writes the strings of a snapshot so that no text inside can close its tag.
-func AppendStringTagSafe(dst []byte, s string) []byte { return appendString(dst, s, true) }
-
-func appendString(dst []byte, s string, tagSafe bool) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	s = Normalize(s) // a split pair is one code point, a bad byte U+FFFD
 	for len(s) > 0 {
@@ -92,7 +86,7 @@ func appendString(dst []byte, s string, tagSafe bool) []byte {
 			dst = append(dst, `\r`...)
 		case r == '\t':
 			dst = append(dst, `\t`...)
-		case r < 0x20 || IsSurrogate(r) || r == '<' && tagSafe:
+		case r < 0x20 || IsSurrogate(r):
 			dst = fmt.Appendf(dst, `\u%04x`, r)
 		default:
 			dst = utf8.AppendRune(dst, r)
@@ -101,9 +95,8 @@ func appendString(dst []byte, s string, tagSafe bool) []byte {
 	return append(dst, '"')
 }
 
-// StringSize returns the length of AppendString(nil, s), or of AppendStringTagSafe when
-// tagSafe.
-func StringSize(s string, tagSafe bool) int { return len(appendString(nil, s, tagSafe)) }
+// StringSize returns len(Quote(s)).
+func StringSize(s string) int { return len(AppendString(nil, s)) }
 
 // AppendNumber appends JSON.stringify(f): Number.prototype.toString for a finite f (-0 as 0),
 // null for NaN and the infinities.
