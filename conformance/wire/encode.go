@@ -1,10 +1,10 @@
 package wire
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -44,12 +44,18 @@ func Append(dst []byte, v any) ([]byte, error) {
 		return append(dst, ']'), nil
 	case *Object:
 		dst = append(dst, '{')
-		for i, k := range x.Keys() {
+		keys := x.Len()
+		order := x.keyOrder()
+		for i := range keys {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(AppendString(dst, k), ':')
-			e, _ := x.Get(k)
+			j := i
+			if order != nil {
+				j = order[i]
+			}
+			dst = append(AppendString(dst, x.keys[j]), ':')
+			e := x.vals[j]
 			var err error
 			if dst, err = Append(dst, e); err != nil {
 				return dst, err
@@ -69,10 +75,22 @@ func Quote(s string) string { return string(AppendString(nil, s)) }
 // differs: it escapes <, >, & and U+2028/U+2029 and drops lone surrogates.)
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	s = Normalize(s) // a split pair is one code point, a bad byte U+FFFD
-	for len(s) > 0 {
-		r, n := DecodeRune(s)
-		s = s[n:]
+	run := 0 // s[run:i] is copied as it is when something to rewrite interrupts it
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = DecodeRune(s[i:])
+			if !IsSurrogate(r) && (r != utf8.RuneError || n > 1) {
+				i += n
+				continue
+			}
+		}
+		dst = append(dst, s[run:i]...)
 		switch {
 		case r == '"' || r == '\\':
 			dst = append(dst, '\\', byte(r))
@@ -86,12 +104,22 @@ func AppendString(dst []byte, s string) []byte {
 			dst = append(dst, `\r`...)
 		case r == '\t':
 			dst = append(dst, `\t`...)
-		case r < 0x20 || IsSurrogate(r):
+		case r < 0x20:
 			dst = fmt.Appendf(dst, `\u%04x`, r)
-		default:
-			dst = utf8.AppendRune(dst, r)
+		case r == utf8.RuneError: // a byte that is not WTF-8
+			dst = append(dst, "\uFFFD"...)
+		default: // a surrogate: half of a pair written in two three-byte forms, or lone
+			if lo, m := DecodeRune(s[i+n:]); isHighSurrogate(r) && m == 3 && isLowSurrogate(lo) {
+				dst = utf8.AppendRune(dst, utf16.DecodeRune(r, lo))
+				n += m
+			} else {
+				dst = fmt.Appendf(dst, `\u%04x`, r)
+			}
 		}
+		i += n
+		run = i
 	}
+	dst = append(dst, s[run:]...)
 	return append(dst, '"')
 }
 
@@ -104,7 +132,7 @@ func AppendNumber(dst []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(dst, "null"...)
 	}
-	return append(dst, NumberString(f)...)
+	return appendNumber(dst, f)
 }
 
 // NumberString returns Number.prototype.toString() of f: the shortest decimal that reads back
@@ -118,11 +146,26 @@ func NumberString(f float64) string {
 		return "Infinity"
 	case math.IsInf(f, -1):
 		return "-Infinity"
-	case f == 0:
-		return "0"
 	}
-	// encoding/json formats a float64 as ECMAScript's Number::toString does (its own comment:
-	// "like ES6"), except that it writes -0 as "-0", handled above.
-	b, _ := json.Marshal(f)
-	return string(b)
+	return string(appendNumber(nil, f))
+}
+
+// appendNumber is ECMAScript's Number::toString of a finite f, the way encoding/json writes a
+// float64 ("like ES6", its comment says): strconv's shortest digits, in positional form
+// unless the magnitude is below 1e-6 or from 1e21 on, with the exponent's leading zero
+// dropped (1e-07 is 1e-7); and -0 as 0, which encoding/json writes as -0.
+func appendNumber(dst []byte, f float64) []byte {
+	if f == 0 {
+		return append(dst, '0')
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if n := len(dst); format == 'e' && n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
+	}
+	return dst
 }

@@ -64,10 +64,27 @@ func FromUTF16(units []uint16) string {
 // surrogate directly followed by a low one becomes their pair, and a byte that is not WTF-8
 // becomes U+FFFD.
 func Normalize(s string) string {
-	if utf8.ValidString(s) {
+	if canonical(s) {
 		return s
 	}
 	return FromUTF16(UTF16(s))
+}
+
+// canonical reports whether s is canonical WTF-8: nothing Normalize would change.
+func canonical(s string) bool {
+	if utf8.ValidString(s) {
+		return true
+	}
+	high := false // the code point before is a high surrogate
+	for len(s) > 0 {
+		r, n := DecodeRune(s)
+		if r == utf8.RuneError && n == 1 || high && isLowSurrogate(r) {
+			return false
+		}
+		high = isHighSurrogate(r)
+		s = s[n:]
+	}
+	return true
 }
 
 // WellFormed reports whether s holds no lone surrogate and no byte that is not WTF-8: the

@@ -93,11 +93,31 @@ func (o *Object) Keys() []string {
 	if o == nil {
 		return nil
 	}
-	keys := slices.Clone(o.keys)
-	// Stable: the non-index keys keep their order; the index keys go first, by value.
-	slices.SortStableFunc(keys, func(a, b string) int {
-		ia, aok := indexKey(a)
-		ib, bok := indexKey(b)
+	order := o.keyOrder()
+	if order == nil {
+		return slices.Clone(o.keys)
+	}
+	keys := make([]string, len(order))
+	for i, j := range order {
+		keys[i] = o.keys[j]
+	}
+	return keys
+}
+
+// keyOrder returns the positions of the keys in property order, or nil when that is the
+// order they were set in (no key is an array index), which spares the common case a sort.
+func (o *Object) keyOrder() []int {
+	if o == nil || !slices.ContainsFunc(o.keys, isIndexKey) {
+		return nil
+	}
+	order := make([]int, len(o.keys))
+	for i := range order {
+		order[i] = i
+	}
+	// Stable: the other keys keep their order; the index keys go first, by value.
+	slices.SortStableFunc(order, func(a, b int) int {
+		ia, aok := indexKey(o.keys[a])
+		ib, bok := indexKey(o.keys[b])
 		switch {
 		case aok && bok:
 			return compareUint(ia, ib)
@@ -108,7 +128,7 @@ func (o *Object) Keys() []string {
 		}
 		return 0
 	})
-	return keys
+	return order
 }
 
 func compareUint(a, b uint64) int {
@@ -120,6 +140,8 @@ func compareUint(a, b uint64) int {
 	}
 	return 0
 }
+
+func isIndexKey(k string) bool { _, ok := indexKey(k); return ok }
 
 // indexKey reports whether k is an array index, the canonical decimal form of an integer
 // from 0 to 2³²−2, which JavaScript lists before the other keys.
