@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
 
 func testQuery(t *testing.T) *Query {
 	t.Helper()
-	w, err := sessionquerytest.ParseWorld(`{"sessions":[
+	w, err := protocol.ParseWorld(`{"sessions":[
 	 {"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2}},{"header":{"id":"c","createdAt":3}}]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewQuery(w)
+	return NewQuery(World(w))
 }
 
 // during-read: the first call stays pending, is recorded, and cancels.

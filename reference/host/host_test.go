@@ -13,22 +13,29 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-const doc = `{"sessions":[
- {"header":{"id":"me","createdAt":0}},
- {"header":{"id":"a","createdAt":1},"surface":{"capturedThroughSeq":1,"events":[
-   {"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"original text"}],"source":{"kind":"user"}}}]}},
- {"header":{"id":"bad","createdAt":2},"readError":"gone"}]}`
+// testWorld holds the target "me", a session "a" with one user message, and "bad", whose
+// read fails.
+func testWorld() *sessionquerytest.World {
+	events, err := jsjson.Parse(`[
+	 {"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"original text"}],"source":{"kind":"user"}}}]`)
+	if err != nil {
+		panic(err)
+	}
+	seq, gone := 1.0, "gone"
+	return &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		{Header: sessionquery.Header{ID: "me", CreatedAt: 0}},
+		{Header: sessionquery.Header{ID: "a", CreatedAt: 1}, Surface: &sessionquery.Surface{CapturedThroughSeq: &seq, Events: events.([]any)}},
+		{Header: sessionquery.Header{ID: "bad", CreatedAt: 2}, ReadError: &gone},
+	}}
+}
 
 func setup(t *testing.T, order host.Order) (*host.Host, *sessionquerytest.Recorder) {
 	t.Helper()
-	parsed, err := sessionquerytest.ParseWorld(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &sessionquerytest.Recorder{Querier: parsed}
+	w := &sessionquerytest.Recorder{Querier: testWorld()}
 	s, err := service.New(w, service.Config{})
 	if err != nil {
 		t.Fatal(err)

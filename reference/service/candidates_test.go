@@ -15,15 +15,32 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-// world is the world document doc, its calls recorded.
-func world(t testing.TB, doc string) *sessionquerytest.Recorder {
-	t.Helper()
-	w, err := sessionquerytest.ParseWorld(doc)
-	if err != nil {
-		t.Fatalf("world: %v", err)
-	}
+// world is w, its calls recorded.
+func world(w *sessionquerytest.World) *sessionquerytest.Recorder {
 	return &sessionquerytest.Recorder{Querier: w}
 }
+
+// session is a session with a header and nothing else.
+func session(id string, cwd *string, createdAt float64) sessionquerytest.WorldSession {
+	return sessionquerytest.WorldSession{Header: sessionquery.Header{ID: id, CWD: cwd, CreatedAt: createdAt}}
+}
+
+// withTitle is s with a title.
+func withTitle(s sessionquerytest.WorldSession, title string) sessionquerytest.WorldSession {
+	s.Title = &title
+	return s
+}
+
+// events reads a JSON array of surface events (events are JSON values by nature).
+func events(text string) []any {
+	v, err := jsjson.Parse(text)
+	if err != nil {
+		panic(err)
+	}
+	return v.([]any)
+}
+
+func num(f float64) *float64 { return &f }
 
 func newService(t testing.TB, q sessionquery.Querier, cfg service.Config) *service.Service {
 	t.Helper()
@@ -46,17 +63,22 @@ func ids(cs []service.Candidate) []string {
 
 // A world listing, in order: me (the agent), o1 (other cwd), n1 (no cwd), s1 (same cwd),
 // o2, s2, n2.
-const rankWorld = `{"sessions":[
- {"header":{"id":"me","cwd":"/w","createdAt":0}},
- {"header":{"id":"o1","cwd":"/x","createdAt":1},"title":"Other one"},
- {"header":{"id":"n1","createdAt":2}},
- {"header":{"id":"s1","cwd":"/w","createdAt":3},"title":"Same one"},
- {"header":{"id":"o2","cwd":"/W","createdAt":4},"titleError":"title store down"},
- {"header":{"id":"s2","cwd":"/w","createdAt":5},"title":""},
- {"header":{"id":"n2","createdAt":6},"title":"ΣΊΣΥΦΟΣ İstanbul"}]}`
+func rankWorld() *sessionquerytest.World {
+	o2 := session("o2", str("/W"), 4)
+	o2.TitleError = str("title store down")
+	return &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		session("me", str("/w"), 0),
+		withTitle(session("o1", str("/x"), 1), "Other one"),
+		session("n1", nil, 2),
+		withTitle(session("s1", str("/w"), 3), "Same one"),
+		o2,
+		withTitle(session("s2", str("/w"), 5), ""),
+		withTitle(session("n2", nil, 6), "ΣΊΣΥΦΟΣ İstanbul"),
+	}}
+}
 
 func TestListCandidatesRanking(t *testing.T) {
-	w := world(t, rankWorld)
+	w := world(rankWorld())
 	s := newService(t, w, service.Config{})
 	got, err := s.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: str("/w")}, "", 0)
 	if err != nil {
@@ -90,7 +112,7 @@ func TestListCandidatesRanking(t *testing.T) {
 }
 
 func TestListCandidatesLimit(t *testing.T) {
-	w := world(t, rankWorld)
+	w := world(rankWorld())
 	s := newService(t, w, service.Config{CandidateLimit: 2})
 	got, err := s.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: str("/w")}, "", 0)
 	if err != nil || !cmp.Equal(ids(got), []string{"s1", "s2"}) {
@@ -157,7 +179,7 @@ func TestListCandidatesQuery(t *testing.T) {
 		{"zzz", nil},
 	}
 	for _, tt := range tests {
-		w := world(t, rankWorld)
+		w := world(rankWorld())
 		s := newService(t, w, service.Config{})
 		got, err := s.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: str("/w")}, tt.query, 0)
 		if err != nil {
@@ -176,7 +198,7 @@ func TestListCandidatesQuery(t *testing.T) {
 		}
 	}
 	// The limit applies after filtering and ranking.
-	s := newService(t, world(t, rankWorld), service.Config{})
+	s := newService(t, world(rankWorld()), service.Config{})
 	got, _ := s.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: str("/w")}, "n", 2)
 	if d := cmp.Diff([]string{"s1", "n1"}, ids(got)); d != "" {
 		t.Errorf("query n limit 2 (-want +got)\n%s", d)
@@ -184,14 +206,14 @@ func TestListCandidatesQuery(t *testing.T) {
 }
 
 func TestListCandidatesFailures(t *testing.T) {
-	w := world(t, `{"sessions":[{"header":{"id":"a","createdAt":1}}],"listError":"index broken"}`)
+	w := world(&sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{session("a", nil, 1)}, ListError: str("index broken")})
 	s := newService(t, w, service.Config{})
 	_, err := s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", 0)
 	if err == nil || err.Error() != "index broken" || errcode.Of(err) != "" {
 		t.Errorf("list failure: %v (code %q); want the plain error", err, errcode.Of(err))
 	}
 	// Duplicate ids: the seed indexes settlements by position and reads past their end.
-	w = world(t, `{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"a","createdAt":2}},{"header":{"id":"b","createdAt":3}}]}`)
+	w = world(&sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{session("a", nil, 1), session("a", nil, 2), session("b", nil, 3)}})
 	s = newService(t, w, service.Config{})
 	_, err = s.ListCandidates(context.Background(), service.Agent{ID: "me"}, "", 0)
 	var te *errcode.TypeError
@@ -218,7 +240,7 @@ func (b blockingTitles) ReadTitleSnapshots(ctx context.Context, ids []string) ([
 
 func TestListCandidatesCancelledDuringTitles(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	q := blockingTitles{world(t, rankWorld)}
+	q := blockingTitles{world(rankWorld())}
 	s := newService(t, q, service.Config{})
 	done := make(chan error)
 	go func() {

@@ -4,24 +4,32 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/mention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // exampleWorld is a session-query service with two sessions: the target "me" and "plan-1",
-// whose conversation is a user question and an assistant answer.
+// whose conversation is a user question and an assistant answer. Events are JSON values, as
+// the harness stores them.
 func exampleWorld() *sessionquerytest.World {
-	w, err := sessionquerytest.ParseWorld(`{"sessions":[
-	  {"header":{"id":"me","cwd":"/repo","createdAt":2}},
-	  {"header":{"id":"plan-1","cwd":"/repo","createdAt":1},"title":"Release plan",
-	   "surface":{"capturedThroughSeq":2,"events":[
-	    {"type":"user/message","seq":1,"data":{"role":"user","content":[{"type":"text","text":"What ships in 2.0?"}],"source":{"kind":"user"}}},
-	    {"type":"assistant/message","seq":2,"data":{"message":{"role":"assistant","content":[{"type":"text","text":"The <parser> rewrite."}]}}}]}}]}`)
+	conversation, err := jsjson.Parse(`[
+	 {"type":"user/message","seq":1,"data":{"role":"user","content":[{"type":"text","text":"What ships in 2.0?"}],"source":{"kind":"user"}}},
+	 {"type":"assistant/message","seq":2,"data":{"message":{"role":"assistant","content":[{"type":"text","text":"The <parser> rewrite."}]}}}]`)
 	if err != nil {
 		panic(err)
 	}
-	return w
+	repo, title, seq := "/repo", "Release plan", 2.0
+	return &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		{Header: sessionquery.Header{ID: "me", CWD: &repo, CreatedAt: 2}},
+		{
+			Header:  sessionquery.Header{ID: "plan-1", CWD: &repo, CreatedAt: 1},
+			Title:   &title,
+			Surface: &sessionquery.Surface{CapturedThroughSeq: &seq, Events: conversation.([]any)},
+		},
+	}}
 }
 
 // A host parses the mentions of a message the user typed, then prepares it: the result is

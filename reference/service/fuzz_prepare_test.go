@@ -10,23 +10,42 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
-// FuzzPrepare prepares random worlds with random budgets. Whatever the input: no panic; a
-// failure is a contract error or a surface that breaks the query contract, never anything
-// else; a success frames the prompt once, lets no data '<' through, and keeps every source
-// object within the byte budget.
+// FuzzPrepare prepares a reference to a world of one session, with a random budget. What
+// the service reads of the session is fuzzed: its id; its cwd (none unless hasCWD); its surface,
+// the events as JSON text (an array; "" for a session with no surface) and capturedThroughSeq
+// (null when seqNull); and its read error (none unless hasReadError). Then the id referenced
+// and the budget. Whatever the input: no panic; a failure is a contract error or a surface
+// that breaks the query contract, never anything else; a success frames the prompt once, lets
+// no data '<' through, and keeps every source object within the byte budget.
 func FuzzPrepare(f *testing.F) {
-	f.Add(`{"sessions":[{"header":{"id":"a","createdAt":1},"surface":{"capturedThroughSeq":3,"events":[{"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"hello <b>"}],"source":{"kind":"user"}}}]}}]}`, "a", 200)
-	f.Add(`{"sessions":[{"header":{"id":"a","cwd":"/w","createdAt":1},"surface":{"capturedThroughSeq":null,"events":[{"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"\ufeffxyz\u00e9\u4e2d\ud83d\ude00"}],"source":{"kind":"plugin","plugin":"compact"}}},{"type":"assistant/message","seq":2,"data":{"message":{"content":[{"type":"text","text":"\ud800 reply"}]}}}]}}]}`, "a", 90)
-	f.Add(`{"sessions":[{"header":{"id":"b","createdAt":1},"readError":"boom"}]}`, "b", 65536)
-	f.Add(`{"sessions":[{"header":{"id":"c","createdAt":1},"surface":{"events":[{"type":"weird"}]}}]}`, "c", 100)
-	f.Fuzz(func(t *testing.T, worldJSON, id string, budget int) {
-		world, err := sessionquerytest.ParseWorld(worldJSON)
-		if err != nil {
-			return
+	f.Add("a", "", false, `[{"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"hello <b>"}],"source":{"kind":"user"}}}]`, 3.0, false, "", false, "a", 200)
+	f.Add("a", "/w", true, `[{"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"\ufeffxyz\u00e9\u4e2d\ud83d\ude00"}],"source":{"kind":"plugin","plugin":"compact"}}},{"type":"assistant/message","seq":2,"data":{"message":{"content":[{"type":"text","text":"\ud800 reply"}]}}}]`, 0.0, true, "", false, "a", 90)
+	f.Add("b", "", false, "", 0.0, true, "boom", true, "b", 65536)
+	f.Add("c", "", false, `[{"type":"weird"}]`, 0.0, true, "", false, "c", 100)
+	f.Fuzz(func(t *testing.T, sessionID, cwd string, hasCWD bool, eventsJSON string, capturedThroughSeq float64, seqNull bool, readError string, hasReadError bool, id string, budget int) {
+		s := sessionquerytest.WorldSession{Header: sessionquery.Header{ID: sessionID, CreatedAt: 1}}
+		if hasCWD {
+			s.Header.CWD = &cwd
 		}
+		if eventsJSON != "" {
+			v, err := jsjson.Parse(eventsJSON)
+			events, ok := v.([]any)
+			if err != nil || !ok {
+				return
+			}
+			s.Surface = &sessionquery.Surface{Events: events}
+			if !seqNull {
+				s.Surface.CapturedThroughSeq = &capturedThroughSeq
+			}
+		}
+		if hasReadError {
+			s.ReadError = &readError
+		}
+		world := &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{s}}
 		svc, err := service.New(world, service.Config{MaxReferenceBytes: budget})
 		if err != nil {
 			if !errors.Is(err, errcode.InvalidConfig) {

@@ -16,6 +16,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/retention"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // The prompt frame, typed out here rather than taken from the package's constants.
@@ -24,17 +25,25 @@ const (
 	suffix = "\n</referenced-sessions>"
 )
 
-const prepWorld = `{"sessions":[
- {"header":{"id":"me","createdAt":0}},
- {"header":{"id":"a","cwd":"/w","createdAt":1},"surface":{"capturedThroughSeq":4,"events":[
-   {"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"question <x>"}],"source":{"kind":"user"}}},
-   {"type":"assistant/message","seq":2,"data":{"message":{"content":[{"type":"reasoning","text":"think"},{"type":"text","text":"answer"}]}}},
-   {"type":"tool/result","seq":3,"data":{"message":{"content":[]}}}]}},
- {"header":{"id":"b","createdAt":2},"surface":{"capturedThroughSeq":null,"events":[]}},
- {"header":{"id":"c","createdAt":3}},
- {"header":{"id":"d","createdAt":4}},
- {"header":{"id":"broken","createdAt":5},"readError":"disk on fire"},
- {"header":{"id":"weird","createdAt":6},"surface":{"capturedThroughSeq":1,"events":[{"type":"nope"}]}}]}`
+// prepWorld holds the target "me", a session "a" with a conversation, "b" with an empty
+// surface, "c" and "d" with none, "broken" whose read fails, and "weird" with an event of no
+// known type.
+func prepWorld() *sessionquerytest.World {
+	a := session("a", str("/w"), 1)
+	a.Surface = &sessionquery.Surface{CapturedThroughSeq: num(4), Events: events(`[
+	 {"type":"user/message","seq":1,"data":{"content":[{"type":"text","text":"question <x>"}],"source":{"kind":"user"}}},
+	 {"type":"assistant/message","seq":2,"data":{"message":{"content":[{"type":"reasoning","text":"think"},{"type":"text","text":"answer"}]}}},
+	 {"type":"tool/result","seq":3,"data":{"message":{"content":[]}}}]`)}
+	b := session("b", nil, 2)
+	b.Surface = &sessionquery.Surface{Events: []any{}}
+	broken := session("broken", nil, 5)
+	broken.ReadError = str("disk on fire")
+	weird := session("weird", nil, 6)
+	weird.Surface = &sessionquery.Surface{CapturedThroughSeq: num(1), Events: events(`[{"type":"nope"}]`)}
+	return &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		session("me", nil, 0), a, b, session("c", nil, 3), session("d", nil, 4), broken, weird,
+	}}
+}
 
 func in(id string, label ...string) service.Input {
 	if len(label) == 0 {
@@ -50,7 +59,7 @@ func content(text string) []any {
 var me = service.Agent{ID: "me"}
 
 func TestPrepareMessage(t *testing.T) {
-	w := world(t, prepWorld)
+	w := world(prepWorld())
 	s := newService(t, w, service.Config{})
 	s.NewID = func() string { return "fixed-id" }
 	p, err := s.Prepare(context.Background(), me, content("hi @B"), []service.Input{in("b", "B"), in("a"), in("b", "other")})
@@ -97,7 +106,7 @@ func sortedCopy(s []string) []string {
 }
 
 func TestPrepareRandomUUID(t *testing.T) {
-	s := newService(t, world(t, prepWorld), service.Config{})
+	s := newService(t, world(prepWorld()), service.Config{})
 	v4 := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
@@ -116,7 +125,7 @@ func TestPrepareRandomUUID(t *testing.T) {
 }
 
 func TestPrepareNoReferences(t *testing.T) {
-	w := world(t, prepWorld)
+	w := world(prepWorld())
 	s := newService(t, w, service.Config{})
 	// Zero references succeed even with an aborted context, and read nothing.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -135,7 +144,7 @@ func TestPrepareNoReferences(t *testing.T) {
 }
 
 func TestPrepareContentDetached(t *testing.T) {
-	s := newService(t, world(t, prepWorld), service.Config{})
+	s := newService(t, world(prepWorld()), service.Config{})
 	block := jsjson.NewObject().Set("type", "text").Set("text", "before")
 	input := []any{block}
 	p, err := s.Prepare(context.Background(), me, input, []service.Input{in("b")})
@@ -166,7 +175,7 @@ func TestPrepareErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := world(t, prepWorld)
+			w := world(prepWorld())
 			s := newService(t, w, tt.cfg)
 			p, err := s.Prepare(context.Background(), me, content("x"), tt.refs)
 			if !errors.Is(err, tt.code) || p != nil {
@@ -175,7 +184,7 @@ func TestPrepareErrors(t *testing.T) {
 		})
 	}
 	// A read failure's message and cause.
-	s := newService(t, world(t, prepWorld), service.Config{})
+	s := newService(t, world(prepWorld()), service.Config{})
 	_, err := s.Prepare(context.Background(), me, content("x"), []service.Input{in("broken")})
 	if err == nil || err.Error() != "failed to read referenced session: disk on fire" || errors.Unwrap(err) == nil {
 		t.Errorf("read failure: %v", err)
@@ -195,7 +204,7 @@ func TestPrepareBudgetBoundary(t *testing.T) {
 		budget int
 		code   errcode.Code
 	}{{fixed, ""}, {fixed - 1, errcode.BudgetExceeded}, {1, errcode.BudgetExceeded}} {
-		s := newService(t, world(t, prepWorld), service.Config{MaxReferenceBytes: tt.budget})
+		s := newService(t, world(prepWorld()), service.Config{MaxReferenceBytes: tt.budget})
 		p, err := s.Prepare(context.Background(), me, content("x"), []service.Input{in("b")})
 		if tt.code == "" {
 			if err != nil || p.Context == nil {
@@ -209,7 +218,7 @@ func TestPrepareBudgetBoundary(t *testing.T) {
 
 func TestPrepareCancelled(t *testing.T) {
 	// Before any read.
-	w := world(t, prepWorld)
+	w := world(prepWorld())
 	s := newService(t, w, service.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -226,7 +235,7 @@ func TestPrepareCancelled(t *testing.T) {
 		t.Errorf("self with cancelled context: %v", err)
 	}
 	// During the read.
-	w = world(t, prepWorld)
+	w = world(prepWorld())
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	s = newService(t, cancelOnRead{Querier: w, id: "a", cancel: cancel}, service.Config{})
@@ -292,7 +301,7 @@ func (b *barrierQuerier) ReadSurface(ctx context.Context, id string) (sessionque
 }
 
 func TestPrepareReadsConcurrently(t *testing.T) {
-	rec := world(t, prepWorld)
+	rec := world(prepWorld())
 	q := &barrierQuerier{Querier: rec, n: 3, all: make(chan struct{})}
 	s := newService(t, q, service.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -314,7 +323,7 @@ func TestPrepareReadsConcurrently(t *testing.T) {
 }
 
 func TestPrepareValueShapes(t *testing.T) {
-	s := newService(t, world(t, prepWorld), service.Config{})
+	s := newService(t, world(prepWorld()), service.Config{})
 	_, err := s.PrepareValue(context.Background(), me, nil, refsJSON(t, `[{"sessionId":"a"},{"sessionId":"b"},{"sessionId":"c"},{"sessionId":"d"},{"label":"x"}]`))
 	if !errors.Is(err, errcode.InvalidReference) {
 		t.Errorf("invalid after too many: %v", err)
@@ -328,11 +337,12 @@ func TestPrepareValueShapes(t *testing.T) {
 
 func TestPrepareRetentionStats(t *testing.T) {
 	long := strings.Repeat("é", 400)
-	doc := `{"sessions":[{"header":{"id":"s","createdAt":1},"surface":{"capturedThroughSeq":9,"events":[
+	src := session("s", nil, 1)
+	src.Surface = &sessionquery.Surface{CapturedThroughSeq: num(9), Events: events(`[
 	 {"type":"user/message","data":{"content":[{"type":"text","text":"old"}],"source":{"kind":"user"}}},
 	 {"type":"user/message","data":{"content":[{"type":"text","text":"sum"}],"source":{"kind":"plugin","plugin":"compact"}}},
-	 {"type":"assistant/message","data":{"message":{"content":[{"type":"text","text":"` + long + `"}]}}}]}}]}`
-	s := newService(t, world(t, doc), service.Config{MaxReferenceBytes: 300})
+	 {"type":"assistant/message","data":{"message":{"content":[{"type":"text","text":"` + long + `"}]}}}]`)}
+	s := newService(t, world(&sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{src}}), service.Config{MaxReferenceBytes: 300})
 	p, err := s.Prepare(context.Background(), me, content("x"), []service.Input{in("s", "S")})
 	if err != nil {
 		t.Fatal(err)
@@ -351,7 +361,7 @@ func TestPrepareRetentionStats(t *testing.T) {
 // Prepare is NormalizeReferences then PrepareNormalized, byte for byte; PrepareValue the same
 // over JavaScript values.
 func TestPrepareNormalizedSplit(t *testing.T) {
-	s := newService(t, world(t, prepWorld), service.Config{})
+	s := newService(t, world(prepWorld()), service.Config{})
 	s.NewID = func() string { return "id" }
 	refs := []service.Input{in("b", "B"), in("a"), in("b", "other")}
 	whole, err := s.Prepare(context.Background(), me, content("x"), refs)

@@ -5,13 +5,12 @@ package sessionquery
 
 import (
 	"context"
-	"errors"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/jsjson"
 )
 
-// Header is a session header. The service reads ID, CWD and CreatedAt; Extra keeps any other
-// keys of the header (version, parentSession …) so a header round-trips.
+// Header is a session header. The service reads ID, CWD and CreatedAt; Extra holds any other
+// keys the harness's header has (version, parentSession …), which the service never reads.
 type Header struct {
 	ID        string
 	CWD       *string // nil when the session recorded no working directory
@@ -55,54 +54,4 @@ type Querier interface {
 	ListSessions(ctx context.Context) ([]Record, error)
 	ReadTitleSnapshots(ctx context.Context, ids []string) ([]TitleSettlement, error)
 	ReadSurface(ctx context.Context, id string) (Surface, error)
-}
-
-// HeaderFromValue reads a session header: id (string), createdAt (number), cwd (string,
-// optional); other keys are kept in Extra.
-func HeaderFromValue(v any) (Header, error) {
-	o, ok := v.(*jsjson.Object)
-	if !ok {
-		return Header{}, errors.New("not an object")
-	}
-	var h Header
-	id, ok := o.Get("id")
-	if h.ID, ok = id.(string); !ok {
-		return h, errors.New("id is not a string")
-	}
-	ca, _ := o.Get("createdAt")
-	if h.CreatedAt, ok = ca.(float64); !ok {
-		return h, errors.New("createdAt is not a number")
-	}
-	if cv, present := o.Get("cwd"); present {
-		c, ok := cv.(string)
-		if !ok {
-			return h, errors.New("cwd is not a string")
-		}
-		h.CWD = &c
-	}
-	for _, k := range o.Keys() {
-		if k != "id" && k != "createdAt" && k != "cwd" {
-			if h.Extra == nil {
-				h.Extra = jsjson.NewObject()
-			}
-			x, _ := o.Get(k)
-			h.Extra.Set(k, x)
-		}
-	}
-	return h, nil
-}
-
-// Value returns the header as a JSON object: id, cwd, createdAt, then the extra keys.
-func (h Header) Value() *jsjson.Object {
-	o := jsjson.NewObject()
-	o.Set("id", h.ID)
-	if h.CWD != nil {
-		o.Set("cwd", *h.CWD)
-	}
-	o.Set("createdAt", h.CreatedAt)
-	for _, k := range h.Extra.Keys() {
-		x, _ := h.Extra.Get(k)
-		o.Set(k, x)
-	}
-	return o
 }

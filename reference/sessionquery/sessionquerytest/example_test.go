@@ -5,26 +5,25 @@ import (
 	"fmt"
 
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
+	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery/sessionquerytest"
 )
 
 // A World stands in for the harness's session query; a Recorder around it shows the calls
 // the service makes.
 func ExampleWorld() {
-	w, err := sessionquerytest.ParseWorld(`{"sessions":[
-	  {"header":{"id":"me","cwd":"/repo","createdAt":3}},
-	  {"header":{"id":"plan-1","cwd":"/repo","createdAt":2},"title":"Release plan"},
-	  {"header":{"id":"notes","createdAt":1},"titleError":"title store down"}]}`)
-	if err != nil {
-		panic(err)
-	}
+	repo, title, down := "/repo", "Release plan", "title store down"
+	w := &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		{Header: sessionquery.Header{ID: "me", CWD: &repo, CreatedAt: 3}},
+		{Header: sessionquery.Header{ID: "plan-1", CWD: &repo, CreatedAt: 2}, Title: &title},
+		{Header: sessionquery.Header{ID: "notes", CreatedAt: 1}, TitleError: &down},
+	}}
 	q := &sessionquerytest.Recorder{Querier: w}
 	svc, err := service.New(q, service.DefaultConfig)
 	if err != nil {
 		panic(err)
 	}
-	cwd := "/repo"
-	cands, err := svc.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: &cwd}, "", 0)
+	cands, err := svc.ListCandidates(context.Background(), service.Agent{ID: "me", CWD: &repo}, "", 0)
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +39,10 @@ func ExampleWorld() {
 
 // A Recorder records the reads of any Querier, in call order.
 func ExampleRecorder() {
-	w, _ := sessionquerytest.ParseWorld(`{"sessions":[{"header":{"id":"a","createdAt":1},"readError":"gone"}]}`)
+	gone := "gone"
+	w := &sessionquerytest.World{Sessions: []sessionquerytest.WorldSession{
+		{Header: sessionquery.Header{ID: "a", CreatedAt: 1}, ReadError: &gone},
+	}}
 	q := &sessionquerytest.Recorder{Querier: w}
 	_, err := q.ReadSurface(context.Background(), "a")
 	fmt.Println(err)
