@@ -45,6 +45,9 @@ var tools struct {
 	dirs map[string]string
 }
 
+// pkgDir is this package's folder, the tests' working directory when they start.
+var pkgDir, _ = os.Getwd()
+
 // buildTool builds the Go program in pkg as name in a folder of its own, once, and returns
 // the folder, to be put on $PATH.
 func buildTool(t *testing.T, pkg, name string) string {
@@ -58,7 +61,9 @@ func buildTool(t *testing.T, pkg, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+	cmd.Dir = pkgDir // not the working directory of the moment: see runnerCmd
+	if out, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
@@ -73,14 +78,68 @@ func buildTool(t *testing.T, pkg, name string) string {
 func TestScripts(t *testing.T) { runScripts(t, "testdata/script", buildFake(t)) }
 
 // runScripts runs the testscripts in dir with the tools built in binDir first on $PATH.
+//
+// A script runs the command two ways: "exec conformance-runner ARGS" in a process of its
+// own, where the process is what it tests (its stdin, a real exit, an adapter that hangs
+// for a while), and "runner ARGS" in this process (runnerCmd) everywhere else: the same
+// run, output and exit status, without a process start and a load of the fixtures each.
 func runScripts(t *testing.T, dir, binDir string) {
+	// Absolute: runnerCmd changes the working directory while scripts run side by side.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"runner": runnerCmd},
 	})
+}
+
+// inProcess serialises runnerCmd: run reads its working directory and environment from the
+// process, which are one script's only while its command runs.
+var inProcess sync.Mutex
+
+// runnerCmd is the script command "runner ARGS": run(ARGS) in this process, in the
+// script's directory with the script's $PATH (where the adapter command is looked up) and
+// $GITHUB_STEP_SUMMARY, stdin empty; its exit status is the command's, as for exec.
+func runnerCmd(ts *testscript.TestScript, neg bool, args []string) {
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	wd, err := os.Getwd()
+	ts.Check(err)
+	ts.Check(os.Chdir(ts.MkAbs(".")))
+	defer os.Chdir(wd)
+	for _, key := range []string{"PATH", "GITHUB_STEP_SUMMARY"} {
+		defer setenv(key, ts.Getenv(key))()
+	}
+	code := run(args, strings.NewReader(""), ts.Stdout(), ts.Stderr())
+	switch {
+	case code != 0 && !neg:
+		ts.Fatalf("exit status %d", code)
+	case code == 0 && neg:
+		ts.Fatalf("unexpected success")
+	}
+}
+
+// setenv sets key to value in the process ("" unsets it) and returns what restores it.
+func setenv(key, value string) (restore func()) {
+	old, had := os.LookupEnv(key)
+	if value == "" {
+		os.Unsetenv(key)
+	} else {
+		os.Setenv(key, value)
+	}
+	return func() {
+		if had {
+			os.Setenv(key, old)
+		} else {
+			os.Unsetenv(key)
+		}
+	}
 }
 
 // TestExitCodes checks run's exit code and one-line verdict for each kind of adapter.
