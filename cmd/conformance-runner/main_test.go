@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +27,13 @@ func TestMain(m *testing.M) {
 type cleanup struct{ m *testing.M }
 
 func (c cleanup) Run() int {
+	flag.Parse()
+	// Many of these tests wait on an adapter (its timeouts, a hang, a signal): unless
+	// -parallel says otherwise, run more side by side than there are processors, so that a
+	// waiting test does not hold back one that computes.
+	if !flagSet("test.parallel") {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 	code := c.m.Run()
 	tools.Lock()
 	defer tools.Unlock()
@@ -31,6 +41,13 @@ func (c cleanup) Run() int {
 		os.RemoveAll(dir)
 	}
 	return code
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func buildFake(t *testing.T) string {
@@ -155,10 +172,11 @@ func TestExitCodes(t *testing.T) {
 		code int
 		out  string
 	}{
+		// First the run that waits longest (its timeouts), while the others compute.
+		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
 		{[]string{"--checks", "5"}, 0, "conformant"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-result"}, 1, "not conformant"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-code"}, 1, "SESSION_REFERENCE_INVALID_CONFIG"},
-		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode crash -op uri.decode"}, 3, "exited without answering"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode invalid-json"}, 3, "invalid response line"},
 		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "adapter unusable"},
