@@ -255,7 +255,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	st := newRunState(&r)
 	defer func() {
 		rep.Elapsed = time.Since(start)
-		if m, err := r.Coverage(); err != nil {
+		if m, err := r.coverage(); err != nil {
 			rep.Warnings = append(rep.Warnings, "coverage matrix: "+err.Error())
 		} else {
 			rep.Requirements = requirementRows(m, rep.Cases)

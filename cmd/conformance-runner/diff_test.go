@@ -35,10 +35,10 @@ func TestDiffExitCodes(t *testing.T) {
 		code int
 		last string
 	}{
+		{[]string{"--adapter", "reference", "--against", fake + " -mode hang -op config", "--timeout", "300ms", "--ops", "config", "--checks", "5"}, 3, "config: B: "},
 		{[]string{"--adapter", "reference", "--checks", "20"}, 0, "no difference (exit 0)"},
 		{[]string{"--adapter", buggy, "--ops", "uri.encode", "--checks", "300", "--seed", "7", "--out", out}, 1, "1 op(s) differ"},
 		{[]string{"--adapter", fake + " -mode crash -op uri.decode", "--checks", "20"}, 3, "an adapter is unusable: uri.decode: A: "},
-		{[]string{"--adapter", "reference", "--against", fake + " -mode hang -op config", "--timeout", "300ms", "--ops", "config", "--checks", "5"}, 3, "config: B: "},
 		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "unusable"},
 		{[]string{"--adapter", fake + " -mode unsupported", "--ops", "prepare", "--checks", "5"}, 2, "nothing was compared"},
 		{[]string{"--adapter", "reference", "--ops", "host.send", "--against", fake + " -mode ok", "--checks", "5"}, 0, ""},

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +27,13 @@ func TestMain(m *testing.M) {
 type cleanup struct{ m *testing.M }
 
 func (c cleanup) Run() int {
+	flag.Parse()
+	// Many of these tests wait on an adapter (its timeouts, a hang, a signal): unless
+	// -parallel says otherwise, run more side by side than there are processors, so that a
+	// waiting test does not hold back one that computes.
+	if !flagSet("test.parallel") {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 	code := c.m.Run()
 	tools.Lock()
 	defer tools.Unlock()
@@ -31,6 +41,13 @@ func (c cleanup) Run() int {
 		os.RemoveAll(dir)
 	}
 	return code
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func buildFake(t *testing.T) string {
@@ -45,6 +62,9 @@ var tools struct {
 	dirs map[string]string
 }
 
+// pkgDir is this package's folder, the tests' working directory when they start.
+var pkgDir, _ = os.Getwd()
+
 // buildTool builds the Go program in pkg as name in a folder of its own, once, and returns
 // the folder, to be put on $PATH.
 func buildTool(t *testing.T, pkg, name string) string {
@@ -58,7 +78,9 @@ func buildTool(t *testing.T, pkg, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+	cmd.Dir = pkgDir // not the working directory of the moment: see runnerCmd
+	if out, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
@@ -73,14 +95,68 @@ func buildTool(t *testing.T, pkg, name string) string {
 func TestScripts(t *testing.T) { runScripts(t, "testdata/script", buildFake(t)) }
 
 // runScripts runs the testscripts in dir with the tools built in binDir first on $PATH.
+//
+// A script runs the command two ways: "exec conformance-runner ARGS" in a process of its
+// own, where the process is what it tests (its stdin, a real exit, an adapter that hangs
+// for a while), and "runner ARGS" in this process (runnerCmd) everywhere else: the same
+// run, output and exit status, without a process start and a load of the fixtures each.
 func runScripts(t *testing.T, dir, binDir string) {
+	// Absolute: runnerCmd changes the working directory while scripts run side by side.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"runner": runnerCmd},
 	})
+}
+
+// inProcess serialises runnerCmd: run reads its working directory and environment from the
+// process, which are one script's only while its command runs.
+var inProcess sync.Mutex
+
+// runnerCmd is the script command "runner ARGS": run(ARGS) in this process, in the
+// script's directory with the script's $PATH (where the adapter command is looked up) and
+// $GITHUB_STEP_SUMMARY, stdin empty; its exit status is the command's, as for exec.
+func runnerCmd(ts *testscript.TestScript, neg bool, args []string) {
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	wd, err := os.Getwd()
+	ts.Check(err)
+	ts.Check(os.Chdir(ts.MkAbs(".")))
+	defer os.Chdir(wd)
+	for _, key := range []string{"PATH", "GITHUB_STEP_SUMMARY"} {
+		defer setenv(key, ts.Getenv(key))()
+	}
+	code := run(args, strings.NewReader(""), ts.Stdout(), ts.Stderr())
+	switch {
+	case code != 0 && !neg:
+		ts.Fatalf("exit status %d", code)
+	case code == 0 && neg:
+		ts.Fatalf("unexpected success")
+	}
+}
+
+// setenv sets key to value in the process ("" unsets it) and returns what restores it.
+func setenv(key, value string) (restore func()) {
+	old, had := os.LookupEnv(key)
+	if value == "" {
+		os.Unsetenv(key)
+	} else {
+		os.Setenv(key, value)
+	}
+	return func() {
+		if had {
+			os.Setenv(key, old)
+		} else {
+			os.Unsetenv(key)
+		}
+	}
 }
 
 // TestExitCodes checks run's exit code and one-line verdict for each kind of adapter.
@@ -96,10 +172,11 @@ func TestExitCodes(t *testing.T) {
 		code int
 		out  string
 	}{
+		// First the run that waits longest (its timeouts), while the others compute.
+		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
 		{[]string{"--checks", "5"}, 0, "conformant"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-result"}, 1, "not conformant"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-code"}, 1, "SESSION_REFERENCE_INVALID_CONFIG"},
-		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode crash -op uri.decode"}, 3, "exited without answering"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode invalid-json"}, 3, "invalid response line"},
 		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "adapter unusable"},

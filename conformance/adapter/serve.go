@@ -185,9 +185,17 @@ func readLine(br *bufio.Reader, maxLine int) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if !tooLong {
-			line = append(line, chunk...)
-			if len(line) > maxLine+2 { // room for the CR LF
+			if n := len(line) + len(chunk); n > maxLine+2 { // room for the CR LF
 				tooLong, line = true, nil
+			} else {
+				if n > cap(line) && line != nil {
+					// Twice the room, not append's quarter more for a large slice: a line
+					// of many megabytes is then copied about once, not four times over.
+					grown := make([]byte, len(line), min(max(2*cap(line), n), maxLine+2))
+					copy(grown, line)
+					line = grown
+				}
+				line = append(line, chunk...)
 			}
 		}
 		if err == bufio.ErrBufferFull {

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -75,7 +76,10 @@ type File struct {
 
 // Case is one fixture case.
 type Case struct {
-	Name         string
+	Name string
+	// Line is the line of the case in its file (1-based), for reports; 0 when not read
+	// from a file.
+	Line         int
 	Requirements []string
 	// Traps are the porting traps (spec/porting-traps.md) the case is built to catch.
 	Traps []string
@@ -117,28 +121,60 @@ func Area(op string) string {
 	return op
 }
 
-// loaded caches what Load read from an embedded folder (fixtures.FS): it cannot change, and
-// parsing its two megabytes of YAML is most of a short run's time. Callers must not modify
-// the files Load returns.
-var loaded sync.Map // embed.FS -> []File
+// loaded and hashed hold what Load and Hash read from an embedded folder (fixtures.FS): it
+// cannot change, so a process reads it once. Callers must not modify the files Load returns.
+var loaded, hashed sync.Map // embed.FS -> *once[[]File], *once[string]
 
-// Load reads every *.yaml file of fsys, in name order. The result is shared between calls
-// for an embed.FS: treat it as read-only.
-func Load(fsys fs.FS) ([]File, error) {
-	if e, ok := fsys.(embed.FS); ok {
-		if files, ok := loaded.Load(e); ok {
-			return files.([]File), nil
-		}
-		files, err := load(fsys)
-		if err == nil {
-			loaded.Store(e, files)
-		}
-		return files, err
-	}
-	return load(fsys)
+// once is the value of a computation made once, by whichever caller comes first.
+type once[T any] struct {
+	sync.Once
+	v   T
+	err error
 }
 
-func load(fsys fs.FS) ([]File, error) {
+func (o *once[T]) get(f func() (T, error)) (T, error) {
+	o.Do(func() { o.v, o.err = f() })
+	return o.v, o.err
+}
+
+// embedded counts how often a process reads its embedded folders, for the test that it
+// does so once: loads and hashes of the folder, and parses of its YAML (0 while the
+// compiled form is up to date).
+var embedded struct{ loads, yamlParses, hashes atomic.Int64 }
+
+// Load reads every *.yaml file of fsys, in name order, from its compiled form (CompiledName)
+// when that is up to date. The result is shared between calls for an embed.FS: treat it as
+// read-only.
+func Load(fsys fs.FS) ([]File, error) {
+	e, ok := fsys.(embed.FS)
+	if !ok {
+		files, _, err := load(fsys)
+		return files, err
+	}
+	o, _ := loaded.LoadOrStore(e, new(once[[]File]))
+	return o.(*once[[]File]).get(func() ([]File, error) {
+		embedded.loads.Add(1)
+		files, compiled, err := load(fsys)
+		if !compiled {
+			embedded.yamlParses.Add(1)
+		}
+		return files, err
+	})
+}
+
+// load reads fsys, and reports whether it read the compiled form.
+func load(fsys fs.FS) ([]File, bool, error) {
+	if h, err := Hash(fsys); err == nil {
+		if files, ok := loadCompiled(fsys, h); ok {
+			return files, true, nil
+		}
+	}
+	files, err := loadYAML(fsys)
+	return files, false, err
+}
+
+// loadYAML parses every *.yaml file of fsys.
+func loadYAML(fsys fs.FS) ([]File, error) {
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return nil, err
@@ -211,7 +247,7 @@ func Parse(name string, data []byte) (File, error) {
 }
 
 func parseCase(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Case, error) {
-	var c Case
+	c := Case{Line: n.Line}
 	if n.Kind != yaml.MappingNode {
 		return c, errf(n, "case is not a mapping")
 	}
@@ -654,6 +690,18 @@ func codeName(c string) string {
 // Hash returns a hex SHA-256 over the fixture files in fsys (names and bytes), reported with
 // every run so a verdict names the data it used.
 func Hash(fsys fs.FS) (string, error) {
+	e, ok := fsys.(embed.FS)
+	if !ok {
+		return hash(fsys)
+	}
+	o, _ := hashed.LoadOrStore(e, new(once[string]))
+	return o.(*once[string]).get(func() (string, error) {
+		embedded.hashes.Add(1)
+		return hash(fsys)
+	})
+}
+
+func hash(fsys fs.FS) (string, error) {
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return "", err

@@ -73,6 +73,16 @@ func TestFixturesUpToDate(t *testing.T) {
 			t.Errorf("%s is not what gen_test.go generates; run go test ./conformance/cases -run TestFixturesUpToDate -update", name)
 		}
 	}
+	if *update {
+		// The compiled form the runner reads (TestCompiledUpToDate in ./fixtures checks it).
+		bin, err := cases.Compile(os.DirFS(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, cases.CompiledName), bin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func runAll(t *testing.T, c adapter.Caller, profile string) []result.Case {

@@ -11,8 +11,8 @@ import (
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
-	"gopkg.in/yaml.v3"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/features"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 )
@@ -60,13 +60,7 @@ func LoadSources(featuresFS, fixturesFS fs.FS) *Sources {
 		}
 	}
 	if fixturesFS != nil {
-		names, _ := fs.Glob(fixturesFS, "*.yaml")
-		sort.Strings(names)
-		for _, name := range names {
-			if data, err := fs.ReadFile(fixturesFS, name); err == nil {
-				s.addFixtures(name, data)
-			}
-		}
+		s.addFixtures(fixturesFS)
 	}
 	return s
 }
@@ -150,35 +144,27 @@ func (s *Sources) addFeature(name string, data []byte) {
 	}
 }
 
-func (s *Sources) addFixtures(name string, data []byte) {
-	var root yaml.Node
-	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
-		return
-	}
-	doc := root.Content[0]
-	if doc.Kind != yaml.MappingNode {
-		return
-	}
-	base := strings.TrimSuffix(path.Base(name), ".yaml")
-	var list *yaml.Node
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		if doc.Content[i].Value == "cases" {
-			list = doc.Content[i+1]
-		}
-	}
-	if list == nil || list.Kind != yaml.SequenceNode {
-		return
-	}
-	for _, c := range list.Content {
-		if c.Kind != yaml.MappingNode {
-			continue
-		}
-		for i := 0; i+1 < len(c.Content); i += 2 {
-			if c.Content[i].Value == "name" {
-				key := sourceKey("fixtures", "", base+"/"+c.Content[i+1].Value)
-				if _, dup := s.m[key]; !dup {
-					s.m[key] = Source{File: "fixtures/" + name, Line: c.Line}
+// addFixtures indexes the cases as the runner reads them (cases.Load: for the embedded
+// fixtures, the same read as the run's), or, when a file does not parse, those of the others.
+func (s *Sources) addFixtures(fsys fs.FS) {
+	files, err := cases.Load(fsys)
+	if err != nil {
+		files = nil
+		names, _ := fs.Glob(fsys, "*.yaml")
+		sort.Strings(names)
+		for _, name := range names {
+			if data, err := fs.ReadFile(fsys, name); err == nil {
+				if f, err := cases.Parse(name, data); err == nil {
+					files = append(files, f)
 				}
+			}
+		}
+	}
+	for _, f := range files {
+		for _, c := range f.Cases {
+			key := sourceKey("fixtures", "", f.FullName(c))
+			if _, dup := s.m[key]; !dup {
+				s.m[key] = Source{File: "fixtures/" + f.Name, Line: c.Line}
 			}
 		}
 	}
