@@ -10,6 +10,9 @@
 package compare
 
 import (
+	"bytes"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,13 +103,101 @@ func OutcomeOf(r protocol.Response) Outcome {
 	return o
 }
 
-// Diff returns "" when want and got agree, else a go-cmp diff (-want +got).
+// Diff returns "" when want and got agree, else a go-cmp diff (-want +got). Outcomes too large
+// for a structural diff (LargeDiff bytes of JSON between them) get a window around their first
+// difference instead: go-cmp's diff of a megabyte string costs seconds, and a report keeps
+// only a few kilobytes of it.
 func Diff(want, got protocol.Response) string {
 	w, g := OutcomeOf(want), OutcomeOf(got)
 	if sameOutcome(w, g) {
 		return "" // what cmp.Diff returns, without building its report (most checks pass)
 	}
+	// (Equal texts for different outcomes: strings that differ only in bytes that are not
+	// UTF-8, which the JSON writes alike; cmp tells them apart.)
+	if wt, gt := canonical(nil, w), canonical(nil, g); len(wt)+len(gt) > LargeDiff && !bytes.Equal(wt, gt) {
+		return windowDiff(wt, gt)
+	}
 	return cmp.Diff(w, g)
+}
+
+// LargeDiff is the size of two outcomes' JSON above which Diff shows a window, not a
+// structural diff.
+const LargeDiff = 256 << 10
+
+// windowDiff shows where two different texts first differ, with some context on each side.
+func windowDiff(want, got []byte) string {
+	const context = 120
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	// Start on a character boundary: the texts are UTF-8 (canonical writes them so).
+	start := max(0, i-context)
+	for start > 0 && start < len(want) && want[start]&0xC0 == 0x80 {
+		start--
+	}
+	window := func(b []byte) string {
+		end := min(len(b), i+context)
+		for end < len(b) && b[end]&0xC0 == 0x80 {
+			end++
+		}
+		out := string(b[start:end])
+		if start > 0 {
+			out = "…" + out
+		}
+		if end < len(b) {
+			out += "…"
+		}
+		return out
+	}
+	return fmt.Sprintf("outcomes of %d and %d bytes of JSON differ first at byte %d (-want +got):\n- %s\n+ %s\n",
+		len(want), len(got), i, window(want), window(got))
+}
+
+// canonical appends the JSON of an outcome with object keys sorted, so that two outcomes
+// that Diff tells apart differ in their texts too (key order is not part of the contract).
+func canonical(dst []byte, o Outcome) []byte {
+	m := map[string]any{"ok": o.OK}
+	if o.OK {
+		m["result"] = o.Result
+	}
+	if o.Code != nil {
+		m["code"] = *o.Code
+	}
+	if o.Extra != nil {
+		m["extra"] = o.Extra
+	}
+	return appendPlain(dst, m)
+}
+
+func appendPlain(dst []byte, v any) []byte {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(wire.AppendString(dst, k), ':')
+			dst = appendPlain(dst, x[k])
+		}
+		return append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendPlain(dst, e)
+		}
+		return append(dst, ']')
+	}
+	b, err := wire.Append(dst, v)
+	if err != nil {
+		return fmt.Appendf(dst, "%v", v) // not a JSON value: shown as Go prints it
+	}
+	return b
 }
 
 // sameOutcome reports whether a and b are equal as cmp.Equal sees them. It knows only the

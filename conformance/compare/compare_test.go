@@ -1,6 +1,7 @@
 package compare_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
@@ -46,5 +47,24 @@ func TestDiff(t *testing.T) {
 		if got := compare.Diff(tt.want, tt.got) == ""; got != tt.agree {
 			t.Errorf("%s: agree = %v, want %v\n%s", tt.name, got, tt.agree, compare.Diff(tt.want, tt.got))
 		}
+	}
+}
+
+// Outcomes too large for go-cmp get a window around their first difference, which names the
+// bytes that differ; outcomes that differ only where their JSON is alike still get cmp's diff.
+func TestLargeOutcomesDiffByWindow(t *testing.T) {
+	big := strings.Repeat("a", compare.LargeDiff)
+	want := protocol.Response{OK: true, Result: wire.NewObject().Set("text", big+"XYZ"+big).Set("n", 1.0)}
+	got := protocol.Response{OK: true, Result: wire.NewObject().Set("n", 1.0).Set("text", big+"XQZ"+big)}
+	d := compare.Diff(want, got)
+	if !strings.Contains(d, "differ first at byte") || !strings.Contains(d, "aXYZa") || !strings.Contains(d, "aXQZa") || len(d) > 1024 {
+		t.Errorf("Diff of large outcomes = %.300q (%d bytes)", d, len(d))
+	}
+	if compare.Diff(want, protocol.Response{OK: true, Result: wire.NewObject().Set("n", 1.0).Set("text", big+"XYZ"+big)}) != "" {
+		t.Error("large outcomes that differ in key order only are reported different")
+	}
+	bad := protocol.Response{OK: true, Result: big + "\xff"}
+	if d := compare.Diff(bad, protocol.Response{OK: true, Result: big + "\xfe"}); d == "" || strings.Contains(d, "differ first at byte") {
+		t.Errorf("strings that differ in bytes that are not UTF-8: Diff = %.200q", d)
 	}
 }
