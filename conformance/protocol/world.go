@@ -230,19 +230,6 @@ func (w *World) Find(id string) *Session {
 	return nil
 }
 
-// Clone returns a copy of w that may be changed without changing w: the session list and each
-// surface are copied, the events are shared (replace them, never write into them).
-func (w *World) Clone() *World {
-	c := &World{ListError: w.ListError, Sessions: slices.Clone(w.Sessions)}
-	for i := range c.Sessions {
-		if s := c.Sessions[i].Surface; s != nil {
-			sc := *s
-			c.Sessions[i].Surface = &sc
-		}
-	}
-	return c
-}
-
 func setOpt(o *wire.Object, key string, v *string) {
 	if v != nil {
 		o.Set(key, *v)
