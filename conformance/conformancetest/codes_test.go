@@ -12,6 +12,7 @@ import (
 // goport; they must stay the contract's seven, spelled alike (conformance/refadapter checks
 // that contract.Codes are the reference's).
 func TestGoportCodesAreTheContracts(t *testing.T) {
+	t.Parallel()
 	ported := []goport.Code{goport.InvalidConfig, goport.InvalidReference, goport.SelfReference, goport.TooMany, goport.ReadFailed, goport.BudgetExceeded, goport.Cancelled}
 	var got []string
 	for _, c := range ported {

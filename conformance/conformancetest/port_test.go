@@ -30,6 +30,7 @@ import (
 // The reference, written as a port against the Go API, is certified as a port would be:
 // every check a subtest, nothing failed.
 func TestReferencePort(t *testing.T) {
+	t.Parallel()
 	rep := conformancetest.TestPort(t, refport.Port{})
 	if rep.Totals.Fail != 0 || rep.Totals.Error != 0 {
 		t.Errorf("the reference as a port: %d failed, %d errors", rep.Totals.Fail, rep.Totals.Error)
@@ -49,6 +50,7 @@ func goAPIReason(why string) bool {
 // a check the reference passes passes through the Go API, or is not covered because its
 // request cannot be expressed in Go's types (saying what), never failed.
 func TestReferencePortAgrees(t *testing.T) {
+	t.Parallel()
 	for _, profile := range protocol.Profiles {
 		t.Run(string(profile), func(t *testing.T) { agrees(t, profile) })
 	}
@@ -100,6 +102,7 @@ func (plainPort) Features() []goport.Feature { return nil }
 
 // A port that does not declare a feature is not covered by what needs it, never failed.
 func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
+	t.Parallel()
 	rep, err := conformancetest.Certify(context.Background(), plainPort{}, conformancetest.Options{Seed: 7, Checks: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +133,7 @@ func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
 
 // The reason for a request Go's types cannot carry says what cannot be expressed.
 func TestInexpressibleReason(t *testing.T) {
+	t.Parallel()
 	rep, err := conformancetest.Certify(context.Background(), refport.Port{}, conformancetest.Options{Run: "^fixtures/(mention-format-stryker/numeric-label|prepare/null-label|config/)"})
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +164,7 @@ func (wrongPort) FormatMention(ref goport.Reference) string {
 
 // TestWrongPortHelper certifies wrongPort when TestWrongPortFails runs this test binary.
 func TestWrongPortHelper(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CONFORMANCETEST_WRONG_PORT") != "1" {
 		t.Skip("run by TestWrongPortFails, in a process of its own")
 	}
@@ -169,6 +174,7 @@ func TestWrongPortHelper(t *testing.T) {
 // A wrong port fails, in the subtest of the check that catches it, with the request, the
 // answers and their diff; and go test -run runs only the checks it selects.
 func TestWrongPortFails(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestWrongPortHelper$/^fixtures$/^mention-format$/", "-test.v")
 	cmd.Env = append(os.Environ(), "CONFORMANCETEST_WRONG_PORT=1")
 	out, err := cmd.CombinedOutput()
@@ -203,6 +209,7 @@ func TestWrongPortFails(t *testing.T) {
 // A port without the whole contract says so with errors.ErrUnsupported: its URI checks pass,
 // the rest is not covered, with the port's reason.
 func TestPartialPort(t *testing.T) {
+	t.Parallel()
 	rep := conformancetest.TestPortWith(t, uriport.Port{}, conformancetest.Options{Checks: 20, Run: "uri|mention"})
 	if rep.Totals.Fail != 0 || rep.Totals.Error != 0 {
 		t.Errorf("%d failed, %d errors", rep.Totals.Fail, rep.Totals.Error)
@@ -271,6 +278,7 @@ func deps(t *testing.T, dir string, withTests bool) []string {
 // implements goport.Port, depends (as go list -deps counts) on no package of this module but
 // goport, which imports only the standard library.
 func TestPortImportsNoReference(t *testing.T) {
+	t.Parallel()
 	_, file, _, _ := runtime.Caller(0)
 	got := deps(t, filepath.Join(filepath.Dir(file), "internal", "uriport"), false)
 	slices.Sort(got)
@@ -283,6 +291,7 @@ func TestPortImportsNoReference(t *testing.T) {
 // The reference as a port is the one that needs the reference (it converts its types), and
 // the scan sees it: the test above could fail.
 func TestReferencePortImportsReference(t *testing.T) {
+	t.Parallel()
 	_, file, _, _ := runtime.Caller(0)
 	got := deps(t, filepath.Join(filepath.Dir(file), "internal", "refport"), false)
 	if !slices.Contains(got, "reference/service") {
@@ -299,6 +308,7 @@ func (lenient) ParseMentions(text string) (goport.ParsedText, error) {
 }
 
 func TestLenientParserFails(t *testing.T) {
+	t.Parallel()
 	rep, err := conformancetest.Certify(context.Background(), lenient{}, conformancetest.Options{Checks: 20, Run: "mention"})
 	if err != nil {
 		t.Fatal(err)
@@ -371,6 +381,7 @@ func (s emptyTitleFallback) ReadTitleSnapshots(ctx context.Context, ids []string
 // The session store's types carry what projection and candidates read: mistakes made on
 // them are caught.
 func TestStoreMistakesFail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		view func(goport.SessionStore) goport.SessionStore
@@ -393,6 +404,7 @@ func TestStoreMistakesFail(t *testing.T) {
 // the URI properties draw from a thousand inputs (among them the canonical URI of "\ud800",
 // for a port that declares FeatureLoneSurrogates).
 func TestPlainPortGetsNoLoneSurrogate(t *testing.T) {
+	t.Parallel()
 	rep, err := conformancetest.Certify(context.Background(), uriport.Port{}, conformancetest.Options{Run: "^properties/uri", Checks: 1000, Seed: 0x5eed})
 	if err != nil {
 		t.Fatal(err)
@@ -469,6 +481,7 @@ func (s utf8Service) Prepare(ctx context.Context, a goport.Agent, content goport
 
 // No check leads a port without FeatureLoneSurrogates to a lone surrogate.
 func TestNoLoneSurrogateLeaks(t *testing.T) {
+	t.Parallel()
 	rep, err := conformancetest.Certify(context.Background(), utf8Port{}, conformancetest.Options{Checks: 100, Seed: 0x5eed})
 	if err != nil {
 		t.Fatal(err)

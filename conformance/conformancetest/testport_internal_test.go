@@ -25,6 +25,7 @@ func (r *recorder) Skipf(format string, args ...any) {
 }
 
 func TestReportCase(t *testing.T) {
+	t.Parallel()
 	fail := result.Case{Status: result.Fail, Message: "result differs", Input: `{"op":"uri.encode"}`, Want: "w", Got: "g", Diff: "-w\n+g"}
 	nc := result.Case{Status: result.NotCovered, Message: "not expressible in the Go API: config is null"}
 	for _, tc := range []struct {
@@ -53,6 +54,7 @@ func TestReportCase(t *testing.T) {
 }
 
 func TestClosingLineGroupsReasons(t *testing.T) {
+	t.Parallel()
 	rep := &report.Report{}
 	for _, why := range []string{
 		"not expressible in the Go API: references[0].label is null, not a string",
@@ -77,6 +79,7 @@ func TestClosingLineGroupsReasons(t *testing.T) {
 // is not covered) when they cannot; a shape projection rejects but the types carry (an
 // unknown type, a message without source) is no error.
 func TestEventConversion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		json string
 		want string // "" for a conversion, else a substring of the error

@@ -18,6 +18,7 @@ import (
 // first wins), unknown ids, titleError beside a title, an empty title, listError, readError,
 // an absent surface, a null capturedThroughSeq.
 func TestWorldAnswersAsTheReferenceAdapter(t *testing.T) {
+	t.Parallel()
 	worlds := []string{
 		`{"sessions":[]}`,
 		`{"sessions":[],"listError":"list down"}`,
@@ -107,6 +108,7 @@ func TestWorldAnswersAsTheReferenceAdapter(t *testing.T) {
 // Every call the bridge's store answers is recorded, in call order, as the reference
 // adapter's are: the answers report them.
 func TestWorldRecordsCalls(t *testing.T) {
+	t.Parallel()
 	w, err := newWorld(mustValue(t, `{"sessions":[{"header":{"id":"a","createdAt":1}}]}`))
 	if err != nil {
 		t.Fatal(err)
