@@ -162,6 +162,18 @@ func (c *Calls) ArmReads(mode any, cancel func(), ids []string) {
 	}
 }
 
+// Release ends the call a cancel mode held for the reference's service, once the service has
+// returned (see hold.release). The reference adapter defers it; calling it again, or with
+// nothing held, does nothing.
+func (c *Calls) Release() {
+	c.hold.mu.Lock()
+	release := c.hold.release
+	c.hold.mu.Unlock()
+	if release != nil {
+		c.hold.releaseOnce.Do(func() { close(release) })
+	}
+}
+
 // WaitReads waits until at least n reads were made or timeout passes, and returns them: a
 // service that starts reads in goroutines may return before the last of them has called in.
 func (c *Calls) WaitReads(n int, timeout time.Duration) []string {
@@ -189,6 +201,13 @@ type hold struct {
 	// Reference.setup).
 	eager     bool
 	completed chan error // each other call's error, nil for a success
+	// release ends an eager caller's held call (Release): until then it stays pending
+	// after the abort, as a JavaScript read the host aborts never settles. Returning at the
+	// abort instead would race the service's own wait on ctx (a Go select picks either when
+	// both are ready), so the service would sometimes fail with the read's error, not
+	// cancelled.
+	release     chan struct{}
+	releaseOnce sync.Once
 }
 
 func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
@@ -201,6 +220,16 @@ func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
 	h.others = others
 	h.immediate = immediate
 	h.completed = make(chan error, others+64)
+	h.release = make(chan struct{})
+}
+
+// pendAfterAbort keeps a held call pending once ctx ends, until Release, for an eager caller.
+func (h *hold) pendAfterAbort(ctx context.Context, eager bool, release chan struct{}) error {
+	<-ctx.Done()
+	if eager && release != nil {
+		<-release
+	}
+	return ctx.Err()
 }
 
 // abortGrace is how long the held call waits, after the others completed, before it aborts.
@@ -218,12 +247,11 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		h.calls++
 		hold = h.calls == 1 && h.onFirst != nil
 	}
-	cancel, others, completed, immediate, eager := h.onFirst, h.others, h.completed, h.immediate, h.eager
+	cancel, others, completed, immediate, eager, release := h.onFirst, h.others, h.completed, h.immediate, h.eager, h.release
 	h.mu.Unlock()
 	if hold && immediate {
 		cancel()
-		<-ctx.Done()
-		return nil, ctx.Err()
+		return nil, h.pendAfterAbort(ctx, eager, release)
 	}
 	if !hold {
 		return func(err error) {
@@ -267,6 +295,5 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		}
 		cancel()
 	}()
-	<-ctx.Done()
-	return nil, ctx.Err()
+	return nil, h.pendAfterAbort(ctx, eager, release)
 }

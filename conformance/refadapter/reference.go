@@ -274,6 +274,7 @@ func (r *Reference) candidates(ctx context.Context, req request, arg func(string
 		return nil, err
 	}
 	defer cancel()
+	defer q.Release() // after the service has returned: a held call pends until then
 	q.ArmList(cancelMode(req), cancel)
 	cands, err := svc.ListCandidatesValue(cctx, agent, arg("query"), arg("limit"))
 	return candidatesAnswer(q, cands, err)
@@ -298,6 +299,7 @@ func (r *Reference) prepare(ctx context.Context, req request, arg func(string) j
 		return nil, &failure{err: err, extra: jsjson.NewObject().Set("reads", []any{})}
 	}
 	defer cancel()
+	defer q.Release() // after the service has returned: a held call pends until then
 	// Normalized once, here, rather than inside PrepareValue: the cancel modes hold the first
 	// source's read and the answer orders the reads by source. An absent references argument
 	// is undefined, which is not iterable, as nil is not.
@@ -369,6 +371,7 @@ func (r *Reference) hostSend(ctx context.Context, req request, arg func(string) 
 		return nil, err
 	}
 	defer cancel()
+	defer q.Release() // after the service has returned: a held call pends until then
 	text, ok := arg("text").Value.(string)
 	if !ok {
 		return nil, badRequest("text is not a string")
