@@ -10,21 +10,24 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Scheme is the URI scheme of a session reference, colon included (SR-URI-1).
 const Scheme = "dsh-session:"
 
-// The contract's failure codes, as they travel in a response's error.code (SR-ERR-1).
+// The contract's failure codes, as they travel in a response's error.code (SR-ERR-1). They
+// are goport's, the one place the kit spells them (a Go port imports goport alone), as
+// strings for the wire.
 const (
-	InvalidConfig    = "SESSION_REFERENCE_INVALID_CONFIG"
-	InvalidReference = "SESSION_REFERENCE_INVALID_REFERENCE"
-	SelfReference    = "SESSION_REFERENCE_SELF_REFERENCE"
-	TooMany          = "SESSION_REFERENCE_TOO_MANY"
-	ReadFailed       = "SESSION_REFERENCE_READ_FAILED"
-	BudgetExceeded   = "SESSION_REFERENCE_BUDGET_EXCEEDED"
-	Cancelled        = "SESSION_REFERENCE_CANCELLED"
+	InvalidConfig    = string(goport.InvalidConfig)
+	InvalidReference = string(goport.InvalidReference)
+	SelfReference    = string(goport.SelfReference)
+	TooMany          = string(goport.TooMany)
+	ReadFailed       = string(goport.ReadFailed)
+	BudgetExceeded   = string(goport.BudgetExceeded)
+	Cancelled        = string(goport.Cancelled)
 )
 
 // Codes lists the failure codes in the order the seed exports them.
