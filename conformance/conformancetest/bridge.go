@@ -235,24 +235,15 @@ func (r reader) config() (goport.Config, error) {
 
 func (r reader) agent() (goport.Agent, error) {
 	av, _ := r.req.Arg("agent")
-	o, ok := av.(*wire.Object)
-	if !ok {
-		return goport.Agent{}, protocolError("agent is not an object")
+	a, err := protocol.AgentFromValue(av)
+	if err != nil {
+		return goport.Agent{}, protocolError("%v", err)
 	}
-	idv, _ := o.Get("id")
-	id, ok := idv.(string)
-	if !ok {
-		return goport.Agent{}, protocolError("agent.id is not a string")
+	out := goport.Agent{ID: a.ID}
+	if a.CWD != nil {
+		out.CWD = goport.Some(*a.CWD)
 	}
-	a := goport.Agent{ID: id}
-	if cv, ok := o.Get("cwd"); ok {
-		c, ok := cv.(string)
-		if !ok {
-			return goport.Agent{}, protocolError("agent.cwd is not a string")
-		}
-		a.CWD = goport.Some(c)
-	}
-	return a, nil
+	return out, nil
 }
 
 // references reads prepare's references: an array of {sessionId: string, label?: string}.

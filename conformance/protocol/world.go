@@ -257,3 +257,32 @@ func optString(o *wire.Object, key, where string) (*string, error) {
 	}
 	return &s, nil
 }
+
+// Agent is the target session of a candidates, prepare or host request: the agent argument
+// {"id": S, "cwd"?: S}.
+type Agent struct {
+	ID  string
+	CWD *string // nil: the agent has no working directory
+}
+
+// AgentFromValue reads a request's agent argument.
+func AgentFromValue(v any) (Agent, error) {
+	o, ok := v.(*wire.Object)
+	if !ok {
+		return Agent{}, errors.New("agent is not an object")
+	}
+	idv, _ := o.Get("id")
+	id, ok := idv.(string)
+	if !ok {
+		return Agent{}, errors.New("agent.id is not a string")
+	}
+	a := Agent{ID: id}
+	if cv, ok := o.Get("cwd"); ok {
+		c, ok := cv.(string)
+		if !ok {
+			return Agent{}, errors.New("agent.cwd is not a string")
+		}
+		a.CWD = &c
+	}
+	return a, nil
+}

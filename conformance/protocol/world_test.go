@@ -55,3 +55,18 @@ func TestWorldRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentFromValue(t *testing.T) {
+	a, err := protocol.AgentFromValue(wire.NewObject().Set("id", "me").Set("cwd", "/w"))
+	if err != nil || a.ID != "me" || a.CWD == nil || *a.CWD != "/w" {
+		t.Errorf("AgentFromValue = %+v, %v", a, err)
+	}
+	if a, err := protocol.AgentFromValue(wire.NewObject().Set("id", "me")); err != nil || a.CWD != nil {
+		t.Errorf("AgentFromValue without cwd = %+v, %v", a, err)
+	}
+	for _, bad := range []any{nil, "me", wire.NewObject(), wire.NewObject().Set("id", 1.0), wire.NewObject().Set("id", "me").Set("cwd", nil)} {
+		if _, err := protocol.AgentFromValue(bad); err == nil {
+			t.Errorf("AgentFromValue(%v) accepted", bad)
+		}
+	}
+}

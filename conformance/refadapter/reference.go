@@ -232,25 +232,12 @@ func (r *Reference) setup(ctx context.Context, req request, arg func(string) jsj
 }
 
 func agentFromValue(req request) (service.Agent, error) {
-	av, _ := req.Arg("agent")
-	o, ok := av.(*jsjson.Object)
-	if !ok {
-		return service.Agent{}, badRequest("agent is not an object")
+	av, _ := req.wireArg("agent")
+	a, err := protocol.AgentFromValue(av)
+	if err != nil {
+		return service.Agent{}, badRequest("%v", err)
 	}
-	idv, _ := o.Get("id")
-	id, ok := idv.(string)
-	if !ok {
-		return service.Agent{}, badRequest("agent.id is not a string")
-	}
-	a := service.Agent{ID: id}
-	if cv, ok := o.Get("cwd"); ok {
-		c, ok := cv.(string)
-		if !ok {
-			return service.Agent{}, badRequest("agent.cwd is not a string")
-		}
-		a.CWD = &c
-	}
-	return a, nil
+	return service.Agent{ID: a.ID, CWD: a.CWD}, nil
 }
 
 // cancelMode is the request's cancel mode (Query.ArmList, ArmReads), or nil.
