@@ -17,9 +17,12 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
-// register defines every step on sc, bound to st.
-func (st *state) register(gsc *godog.ScenarioContext) {
-	sc := steps{gsc}
+// register defines on sc, bound to st, the steps a scenario made of the steps texts can
+// match: every definition whose expression matches one of the texts, in the usual order, so
+// that godog matches, reports ambiguity and undefined steps as with all of them defined.
+// With texts nil it defines every step.
+func (st *state) register(gsc *godog.ScenarioContext, texts []string) {
+	sc := steps{sc: gsc, texts: texts}
 	st.registerWorld(sc)
 	st.registerRequests(sc)
 	st.registerOutcomes(sc)
@@ -476,22 +479,71 @@ func valueJSON(v any) string {
 	return ""
 }
 
-// steps defines steps on a scenario with their expressions compiled once per process: godog
-// calls the initializer for every scenario, and compiling some 70 expressions each time was
-// half of a feature run.
-type steps struct{ sc *godog.ScenarioContext }
-
-var compiled sync.Map // expression -> *regexp.Regexp
-
-func expr(e string) *regexp.Regexp {
-	if r, ok := compiled.Load(e); ok {
-		return r.(*regexp.Regexp)
-	}
-	r, _ := compiled.LoadOrStore(e, regexp.MustCompile(e))
-	return r.(*regexp.Regexp)
+// steps defines steps on a scenario, with their expressions compiled once per process, and
+// only those its step texts can match (texts; all when nil). godog has the definitions made
+// for every scenario, and makes each one at a cost (it records its caller's file and line):
+// compiling some 75 expressions every time was half of a feature run, defining them all a
+// third of what remained, and matching each step against all of them another third, where a
+// scenario uses about eight.
+type steps struct {
+	sc    *godog.ScenarioContext
+	texts []string
 }
 
-func (s steps) Given(e string, fn any) { s.sc.Given(expr(e), fn) }
-func (s steps) When(e string, fn any)  { s.sc.When(expr(e), fn) }
-func (s steps) Then(e string, fn any)  { s.sc.Then(expr(e), fn) }
-func (s steps) Step(e string, fn any)  { s.sc.Step(expr(e), fn) }
+// definition is a step expression, compiled, and which step texts it matches, as found.
+type definition struct {
+	re      *regexp.Regexp
+	matches sync.Map // step text -> bool
+}
+
+var definitions sync.Map // expression -> *definition
+
+func define(e string) *definition {
+	if d, ok := definitions.Load(e); ok {
+		return d.(*definition)
+	}
+	d, _ := definitions.LoadOrStore(e, &definition{re: regexp.MustCompile(e)})
+	return d.(*definition)
+}
+
+// wanted returns the compiled expression e, and whether a step of s may match it.
+func (s steps) wanted(e string) (*regexp.Regexp, bool) {
+	d := define(e)
+	if s.texts == nil {
+		return d.re, true
+	}
+	for _, t := range s.texts {
+		m, ok := d.matches.Load(t)
+		if !ok {
+			m, _ = d.matches.LoadOrStore(t, d.re.MatchString(t))
+		}
+		if m.(bool) {
+			return d.re, true
+		}
+	}
+	return d.re, false
+}
+
+func (s steps) Given(e string, fn any) {
+	if re, ok := s.wanted(e); ok {
+		s.sc.Given(re, fn)
+	}
+}
+
+func (s steps) When(e string, fn any) {
+	if re, ok := s.wanted(e); ok {
+		s.sc.When(re, fn)
+	}
+}
+
+func (s steps) Then(e string, fn any) {
+	if re, ok := s.wanted(e); ok {
+		s.sc.Then(re, fn)
+	}
+}
+
+func (s steps) Step(e string, fn any) {
+	if re, ok := s.wanted(e); ok {
+		s.sc.Step(re, fn)
+	}
+}
