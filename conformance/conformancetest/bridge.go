@@ -347,6 +347,7 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 		return nil, err
 	}
 	defer c.cancel()
+	defer c.world.calls.Release() // after the port has returned: a held call pends until then
 	c.world.calls.ArmList(c.mode, c.cancel)
 	cands, err := c.svc.ListCandidates(c.ctx, c.agent, query, limit)
 	if why := c.world.inexpressible(); why != "" {
@@ -403,6 +404,7 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	}
 	c.world.calls.ArmReads(c.mode, c.cancel, order)
 	p, err := c.svc.Prepare(c.ctx, c.agent, raw, refs)
+	c.world.calls.Release() // the port has returned: a call it left held pends no longer
 	// Every read a port starts concurrently reaches the store before the answer is written;
 	// an already-aborted call starts none.
 	started := len(order)

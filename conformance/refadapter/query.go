@@ -119,7 +119,8 @@ func (c *Calls) Reads() []string {
 
 // CancelOnFirstCall makes the first query call stay pending, as a read the host aborts
 // (protocol cancel "during-read"): once others further calls have completed, it invokes
-// cancel, then it returns when its context ends. Waiting for the other calls mirrors
+// cancel, then it returns when its context has ended and the service has returned (Release;
+// a Go port's, heldGrace after the abort at most). Waiting for the other calls mirrors
 // JavaScript, where reads that settle at once do so before a timer-driven abort. With readID
 // set, the held call is instead the ReadSurface of that id: a service that starts its reads
 // concurrently cannot say which call comes first, while JavaScript starts the first input's
@@ -129,7 +130,7 @@ func (c *Calls) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 }
 
 // CancelInFirstCall makes the first query call invoke cancel as it is made, before it
-// returns, and then stay pending until its context ends (protocol cancel "at-call"). With
+// returns, and then stay pending as CancelOnFirstCall's call does (protocol cancel "at-call"). With
 // readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
 func (c *Calls) CancelInFirstCall(cancel func(), readID ...string) {
 	c.hold.arm(cancel, 0, true, readID)
@@ -162,9 +163,9 @@ func (c *Calls) ArmReads(mode any, cancel func(), ids []string) {
 	}
 }
 
-// Release ends the call a cancel mode held for the reference's service, once the service has
-// returned (see hold.release). The reference adapter defers it; calling it again, or with
-// nothing held, does nothing.
+// Release ends the call a cancel mode held, once the service (the reference's, or a Go
+// port's) has returned (see hold.release). The reference adapter and conformancetest's bridge
+// defer it; calling it again, or with nothing held, does nothing.
 func (c *Calls) Release() {
 	c.hold.mu.Lock()
 	release := c.hold.release
@@ -201,11 +202,11 @@ type hold struct {
 	// Reference.setup).
 	eager     bool
 	completed chan error // each other call's error, nil for a success
-	// release ends an eager caller's held call (Release): until then it stays pending
-	// after the abort, as a JavaScript read the host aborts never settles. Returning at the
-	// abort instead would race the service's own wait on ctx (a Go select picks either when
-	// both are ready), so the service would sometimes fail with the read's error, not
-	// cancelled.
+	// release ends the held call (Release): until then it stays pending after the abort,
+	// as a JavaScript read the host aborts never settles (a Go port's for heldGrace at
+	// most). Returning at the abort instead would race the service's own wait on ctx (a Go
+	// select picks either when both are ready), so the service would sometimes fail with
+	// the read's error, not cancelled.
 	release     chan struct{}
 	releaseOnce sync.Once
 }
@@ -223,14 +224,31 @@ func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
 	h.release = make(chan struct{})
 }
 
-// pendAfterAbort keeps a held call pending once ctx ends, until Release, for an eager caller.
+// pendAfterAbort keeps a held call pending once ctx ends, as an aborted JavaScript read never
+// settles: until Release for an eager caller (the reference's service), and for a Go port
+// until Release or heldGrace, whichever comes first. A port that waits on ctx and on the
+// call together (a select) then sees the abort alone, every time; one that waits on the
+// call alone is not left waiting for ever, and gets ctx's error after heldGrace.
 func (h *hold) pendAfterAbort(ctx context.Context, eager bool, release chan struct{}) error {
 	<-ctx.Done()
-	if eager && release != nil {
+	switch {
+	case release == nil:
+	case eager:
 		<-release
+	default:
+		t := time.NewTimer(heldGrace)
+		defer t.Stop()
+		select {
+		case <-release:
+		case <-t.C:
+		}
 	}
 	return ctx.Err()
 }
+
+// heldGrace is how long a Go port's held call stays pending after the abort, unless the port
+// returns first (see pendAfterAbort).
+const heldGrace = 200 * time.Millisecond
 
 // abortGrace is how long the held call waits, after the others completed, before it aborts.
 const abortGrace = 20 * time.Millisecond
