@@ -20,7 +20,6 @@ var mayImportReference = map[string]string{
 	"conformance/refadapter":                       "the wiring of the embedded reference",
 	"conformance/conformancetest/internal/refport": "the reference written as a Go port",
 	"conformance/mutants":                          "wrong ports built on the reference",
-	"conformance/differential/testdata/buggy":      "a wrong port built on the reference (testdata: go list ./... does not list it)",
 	"internal/testadapters/buggy":                  "a wrong port built on the reference, for the differential tests",
 }
 
