@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -26,11 +28,23 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
 )
 
-var fakeAdapter string // path of the built testdata/fakeadapter
+var fakeAdapter string // absolute path of the command "fakeadapter" (see TestMain)
 
+// TestMain makes this test binary a multi-call one: testscript.Main puts the commands of
+// internal/testadapters on $PATH, copies of the binary, which started as fakeadapter runs
+// the hostile adapter the tests start (see package testadapters), so that nothing is built
+// at test time.
 func TestMain(m *testing.M) {
+	testscript.Main(runTests{m}, testadapters.Commands())
+}
+
+// runTests runs the tests themselves (this binary started as itself).
+type runTests struct{ m *testing.M }
+
+func (r runTests) Run() int {
 	flag.Parse()
 	// Many of these tests mostly wait (for an adapter's timeouts, grace periods, restarts,
 	// a hung call cancelled): unless -parallel says otherwise, run more of them side by side
@@ -38,24 +52,23 @@ func TestMain(m *testing.M) {
 	if !flagSet("test.parallel") {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
-	dir, err := os.MkdirTemp("", "fakeadapter")
+	path, err := exec.LookPath("fakeadapter")
+	if err == nil {
+		path, err = filepath.Abs(path)
+	}
 	if err != nil {
-		panic(err)
+		fmt.Fprintf(os.Stderr, "fakeadapter is not on $PATH: %v\n", err)
+		return 1
 	}
-	fakeAdapter = filepath.Join(dir, "fakeadapter")
-	if out, err := exec.Command("go", "build", "-o", fakeAdapter, "./testdata/fakeadapter").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building fakeadapter: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	fakeAdapter = path
 	// No run leaves a goroutine behind, whatever its adapter did: counted once every test has
 	// ended, as the tests run side by side (a count per test would see the others').
 	before := runtime.NumGoroutine()
-	code := m.Run()
+	code := r.m.Run()
 	if code == 0 && !noGoroutinesLeft(before) {
 		code = 1
 	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return code
 }
 
 // flagSet reports whether the flag name was given on the command line.

@@ -15,20 +15,14 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
-// buildBuggy builds conformance/differential/testdata/buggy: the reference with a JSON
-// escaping bug in uri.encode.
-func buildBuggy(t *testing.T) string {
-	t.Helper()
-	return buildTool(t, "../../conformance/differential/testdata/buggy", "buggy")
-}
-
-// TestDiffScripts runs testdata/diff/*.txtar with the buggy port on $PATH.
-func TestDiffScripts(t *testing.T) { runScripts(t, "testdata/diff", buildBuggy(t)) }
+// TestDiffScripts runs testdata/diff/*.txtar with the buggy port (internal/testadapters/buggy:
+// the reference with a JSON escaping bug in uri.encode) on $PATH.
+func TestDiffScripts(t *testing.T) { runScripts(t, "testdata/diff") }
 
 // TestDiffExitCodes checks diff's exit code for each kind of outcome.
 func TestDiffExitCodes(t *testing.T) {
-	buggy := filepath.Join(buildBuggy(t), "buggy")
-	fake := filepath.Join(buildFake(t), "fakeadapter")
+	buggy := tool(t, "buggy")
+	fake := tool(t, "fakeadapter")
 	out := t.TempDir()
 	tests := []struct {
 		args []string
@@ -109,7 +103,7 @@ func startProcess(t *testing.T, argv ...string) *adapter.Process {
 
 // TestDiffHonoursDir: diff runs its adapters in --dir, as a certification run does.
 func TestDiffHonoursDir(t *testing.T) {
-	buggy := filepath.Join(buildBuggy(t), "buggy")
+	buggy := tool(t, "buggy")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "marker"), nil, 0o644); err != nil {
 		t.Fatal(err)

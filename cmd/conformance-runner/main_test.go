@@ -15,18 +15,23 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
 )
 
+// TestMain makes this test binary a multi-call one: started as conformance-runner, or as
+// fakeadapter or buggy (internal/testadapters), it runs that program (testscript.Main puts
+// those names on $PATH, copies of the binary), so that nothing is built at test time.
 func TestMain(m *testing.M) {
-	testscript.Main(cleanup{m}, map[string]func(){
-		"conformance-runner": main,
-	})
+	cmds := testadapters.Commands()
+	cmds["conformance-runner"] = main
+	testscript.Main(runTests{m}, cmds)
 }
 
-// cleanup removes the tools built for the tests once they have all run.
-type cleanup struct{ m *testing.M }
+// runTests runs the tests themselves (this binary started as itself).
+type runTests struct{ m *testing.M }
 
-func (c cleanup) Run() int {
+func (r runTests) Run() int {
 	flag.Parse()
 	// Many of these tests wait on an adapter (its timeouts, a hang, a signal): unless
 	// -parallel says otherwise, run more side by side than there are processors, so that a
@@ -34,13 +39,7 @@ func (c cleanup) Run() int {
 	if !flagSet("test.parallel") {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
-	code := c.m.Run()
-	tools.Lock()
-	defer tools.Unlock()
-	for _, dir := range tools.dirs {
-		os.RemoveAll(dir)
-	}
-	return code
+	return r.m.Run()
 }
 
 // flagSet reports whether the flag name was given on the command line.
@@ -50,68 +49,37 @@ func flagSet(name string) bool {
 	return set
 }
 
-func buildFake(t *testing.T) string {
+// tool is the absolute path of the command name of TestMain, found on $PATH, where
+// testscript.Main put it: for the tests that start it by path, not by name.
+func tool(t *testing.T, name string) string {
 	t.Helper()
-	return buildTool(t, "../../conformance/testdata/fakeadapter", "fakeadapter")
-}
-
-// tools are the Go programs built for the tests, by package: each is built once per run
-// of the tests (every build links a binary), in a folder of its own.
-var tools struct {
-	sync.Mutex
-	dirs map[string]string
-}
-
-// pkgDir is this package's folder, the tests' working directory when they start.
-var pkgDir, _ = os.Getwd()
-
-// buildTool builds the Go program in pkg as name in a folder of its own, once, and returns
-// the folder, to be put on $PATH.
-func buildTool(t *testing.T, pkg, name string) string {
-	t.Helper()
-	tools.Lock()
-	defer tools.Unlock()
-	if dir, ok := tools.dirs[pkg]; ok {
-		return dir
-	}
-	dir, err := os.MkdirTemp("", name)
+	path, err := exec.LookPath(name)
 	if err != nil {
+		t.Fatalf("%s is not on $PATH (see TestMain): %v", name, err)
+	}
+	if path, err = filepath.Abs(path); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
-	cmd.Dir = pkgDir // not the working directory of the moment: see runnerCmd
-	if out, err := cmd.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		t.Fatalf("building %s: %v\n%s", name, err, out)
-	}
-	if tools.dirs == nil {
-		tools.dirs = map[string]string{}
-	}
-	tools.dirs[pkg] = dir
-	return dir
+	return path
 }
 
 // TestScripts runs testdata/script/*.txtar: the real main, with the fake adapter on $PATH.
-func TestScripts(t *testing.T) { runScripts(t, "testdata/script", buildFake(t)) }
+func TestScripts(t *testing.T) { runScripts(t, "testdata/script") }
 
-// runScripts runs the testscripts in dir with the tools built in binDir first on $PATH.
+// runScripts runs the testscripts in dir, with the commands of TestMain on $PATH.
 //
 // A script runs the command two ways: "exec conformance-runner ARGS" in a process of its
 // own, where the process is what it tests (its stdin, a real exit, an adapter that hangs
 // for a while), and "runner ARGS" in this process (runnerCmd) everywhere else: the same
 // run, output and exit status, without a process start and a load of the fixtures each.
-func runScripts(t *testing.T, dir, binDir string) {
+func runScripts(t *testing.T, dir string) {
 	// Absolute: runnerCmd changes the working directory while scripts run side by side.
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: dir,
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
-			return nil
-		},
+		Dir:  dir,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"runner": runnerCmd},
 	})
 }
@@ -161,7 +129,7 @@ func setenv(key, value string) (restore func()) {
 
 // TestExitCodes checks run's exit code and one-line verdict for each kind of adapter.
 func TestExitCodes(t *testing.T) {
-	fake := filepath.Join(buildFake(t), "fakeadapter")
+	fake := tool(t, "fakeadapter")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func waitFile(t *testing.T, path string) {
 // timeout) ends the run at once, with the reports written and the checks left reported as
 // errors, not run; exit 3.
 func TestSignalsEndTheRun(t *testing.T) {
-	fake := filepath.Join(buildFake(t), "fakeadapter")
+	fake := tool(t, "fakeadapter")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
@@ -99,7 +99,7 @@ func TestSignalsEndTheRun(t *testing.T) {
 // TestDiffEscapedHelper: diff with an adapter whose helper escaped its process group,
 // holding its stdout and stderr, prints its result and exits, naming the helper.
 func TestDiffEscapedHelper(t *testing.T) {
-	fake := filepath.Join(buildFake(t), "fakeadapter")
+	fake := tool(t, "fakeadapter")
 	escaped := filepath.Join(t.TempDir(), "escaped")
 	t.Cleanup(func() { killPids(escaped) })
 	wait := runAsync(t, []string{"diff", "--adapter", fake + " -escape " + escaped, "--ops", "uri.encode", "--checks", "20", "--out", t.TempDir()})

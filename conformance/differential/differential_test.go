@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
@@ -14,20 +16,33 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
 )
 
-func buildBuggy(t *testing.T) string {
+// TestMain makes this test binary a multi-call one: testscript.Main puts the commands of
+// internal/testadapters on $PATH, copies of the binary, which started as buggy runs the port
+// with a JSON-escaping bug the tests start (see package testadapters), so that nothing is
+// built at test time.
+func TestMain(m *testing.M) {
+	testscript.Main(m, testadapters.Commands())
+}
+
+// buggyPort is the absolute path of the command "buggy" of TestMain.
+func buggyPort(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "buggy")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/buggy").CombinedOutput(); err != nil {
-		t.Fatalf("building testdata/buggy: %v\n%s", err, out)
+	path, err := exec.LookPath("buggy")
+	if err != nil {
+		t.Fatalf("buggy is not on $PATH (see TestMain): %v", err)
 	}
-	return bin
+	if path, err = filepath.Abs(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // A port with a JSON-escaping bug in uri.encode: the run finds it, shrinks it to a short id, and writes a fixture that fails against the port and passes against the reference.
 func TestFindsShrinksAndWritesFixture(t *testing.T) {
-	bug := connect(t, []string{buildBuggy(t)})
+	bug := connect(t, []string{buggyPort(t)})
 	ref := reference(t, "")
 	var progress []string
 	res := differential.Run(context.Background(), bug, ref, differential.Options{
@@ -92,7 +107,7 @@ func TestFindsShrinksAndWritesFixture(t *testing.T) {
 // The same port is found on the fixture corpus before anything is generated, whatever the
 // seed: the difference names its fixture case and traps, and its fixture carries them.
 func TestCorpusFindsTrapWhateverTheSeed(t *testing.T) {
-	bug := connect(t, []string{buildBuggy(t)})
+	bug := connect(t, []string{buggyPort(t)})
 	ref := reference(t, "")
 	for _, seed := range []uint64{1, 2} {
 		res := differential.Run(context.Background(), bug, ref, differential.Options{Ops: []string{protocol.OpURIEncode}, Checks: 10, Seed: seed})

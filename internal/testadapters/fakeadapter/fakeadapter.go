@@ -1,6 +1,6 @@
-// Command fakeadapter is a hostile adapter for the runner's reliability tests: it serves the
-// embedded reference, except for the one fault its -mode names, applied to the op -op names
-// (every op but hello when empty).
+// Package fakeadapter is a hostile adapter for the runner's reliability tests, run as a
+// command by Main: it serves the embedded reference, except for the one fault its -mode
+// names, applied to the op -op names (every op but hello when empty).
 //
 //	ok               serve the reference faithfully
 //	exit-early       exit 1 before reading anything
@@ -26,7 +26,11 @@
 // With -escape FILE it starts a helper that sleeps in a session of its own (setsid), holding
 // stdout and stderr, and appends its pid to FILE: the runner cannot kill it, only name it.
 // With -ready FILE it creates FILE when a fault first applies (a hang has begun).
-package main
+//
+// The tests that use it register Main as the command "fakeadapter" of their own test binary
+// (testscript.Main), which then runs Main when started under that name: nothing is built at
+// test time.
+package fakeadapter
 
 import (
 	"bufio"
@@ -43,16 +47,18 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
-func main() {
-	mode := flag.String("mode", "ok", "fault to inject")
-	op := flag.String("op", "", "op the fault applies to (default every op but hello)")
-	pidfile := flag.String("pidfile", "", "append pids here")
-	child := flag.Bool("child", false, "start a sleeping grandchild")
-	escape := flag.String("escape", "", "start a helper outside the process group, its pid appended here")
-	ready := flag.String("ready", "", "create this file when a fault first applies")
-	size := flag.Int("size", 20_000_000, "bytes of a big-result answer")
-	every := flag.Int("every", 2, "hang-every: hang on every Nth call")
-	flag.Parse()
+// Main runs the adapter: its flags are os.Args[1:]; it returns when stdin ends, or exits.
+func Main() {
+	flags := flag.NewFlagSet("fakeadapter", flag.ExitOnError)
+	mode := flags.String("mode", "ok", "fault to inject")
+	op := flags.String("op", "", "op the fault applies to (default every op but hello)")
+	pidfile := flags.String("pidfile", "", "append pids here")
+	child := flags.Bool("child", false, "start a sleeping grandchild")
+	escape := flags.String("escape", "", "start a helper outside the process group, its pid appended here")
+	ready := flags.String("ready", "", "create this file when a fault first applies")
+	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
+	every := flags.Int("every", 2, "hang-every: hang on every Nth call")
+	flags.Parse(os.Args[1:])
 
 	if *mode == "sleep" {
 		time.Sleep(time.Hour)
@@ -60,13 +66,13 @@ func main() {
 	}
 	pids := []int{os.Getpid()}
 	if *child {
-		c := exec.Command(os.Args[0], "-mode", "sleep")
+		c := exec.Command(self(), "-mode", "sleep")
 		if err := c.Start(); err == nil {
 			pids = append(pids, c.Process.Pid)
 		}
 	}
 	if *escape != "" {
-		if pid, err := startEscaped(os.Args[0]); err == nil {
+		if pid, err := startEscaped(self()); err == nil {
 			appendPids(*escape, []int{pid})
 		}
 	}
@@ -178,6 +184,16 @@ func main() {
 			emit(string(b))
 		}
 	}
+}
+
+// self is the path that starts this program again: the executable, as os.Args[0] may no
+// longer name it (testscript.Main sets it to the bare command name, which only a $PATH holding
+// the command's folder finds).
+func self() string {
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return os.Args[0]
 }
 
 func appendPids(file string, pids []int) {

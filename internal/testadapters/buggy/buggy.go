@@ -1,9 +1,14 @@
-// Command buggy is a port with one realistic bug, for the differential tests: it serves the
-// embedded reference, except that uri.encode serializes the session id with Go's
-// encoding/json instead of JSON.stringify (so "<", ">", "&", U+2028 and U+2029 come out as
-// \u escapes, and a lone surrogate as U+FFFD). It declares the lone-surrogates feature.
+// Package buggy is a port with one realistic bug, for the differential tests, run as a
+// command by Main: it serves the embedded reference, except that uri.encode serializes the
+// session id with Go's encoding/json instead of JSON.stringify (so "<", ">", "&", U+2028 and
+// U+2029 come out as \u escapes, and a lone surrogate as U+FFFD). It declares the
+// lone-surrogates feature.
 // With -no-cancel it answers requests with a cancel mode ADAPTER_UNSUPPORTED, naming the mode.
-package main
+//
+// The tests that use it register Main as the command "buggy" of their own test binary
+// (testscript.Main), which then runs Main when started under that name: nothing is built at
+// test time.
+package buggy
 
 import (
 	"context"
@@ -38,10 +43,12 @@ func (b buggy) Handle(ctx context.Context, req protocol.Request) protocol.Respon
 	return b.ref.Handle(ctx, req)
 }
 
-func main() {
-	profile := flag.String("profile", "", "contract release")
-	noCancel := flag.Bool("no-cancel", false, "answer requests with a cancel mode ADAPTER_UNSUPPORTED")
-	flag.Parse()
+// Main runs the port: its flags are os.Args[1:]; it returns when stdin ends, or exits.
+func Main() {
+	flags := flag.NewFlagSet("buggy", flag.ExitOnError)
+	profile := flags.String("profile", "", "contract release")
+	noCancel := flags.Bool("no-cancel", false, "answer requests with a cancel mode ADAPTER_UNSUPPORTED")
+	flags.Parse(os.Args[1:])
 	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &refadapter.Reference{Profile: *profile}, noCancel: *noCancel}); err != nil {
 		fmt.Fprintln(os.Stderr, "buggy:", err)
 		os.Exit(1)

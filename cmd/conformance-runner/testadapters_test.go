@@ -1,0 +1,14 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
+)
+
+// The fake adapter, this test binary under another name, starts without the init of the
+// packages only the tests need (see package testadapters): the tests start it ~60 times.
+func TestAdapterStartSkipsHeavyInits(t *testing.T) {
+	t.Parallel()
+	testadapters.CheckStart(t, tool(t, "fakeadapter"))
+}
