@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
@@ -255,14 +256,29 @@ func Certify(ctx context.Context, p goport.Port, opts Options) (*report.Report, 
 	return runContext(ctx, b, r)
 }
 
-// setup checks p's features and builds the bridge and the runner configuration.
-func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
-	if p == nil {
-		return nil, conformance.Runner{}, fmt.Errorf("the port is nil")
-	}
-	release, err := protocol.ParseProfile(string(opts.Profile))
+// Handler returns the protocol handler TestPort and Certify certify p through: the bridge
+// that reads each request into p's Go types and writes p's answer, declaring p's features
+// and profile (empty means protocol.DefaultProfile) in its hello. It is for a harness that
+// drives conformance.Runner itself, with settings Options does not carry (the mutation
+// suite's parts, feature files and shrink time). Its verdicts are Certify's; a check it
+// cannot take is not covered with the runner's generic reason, which Certify replaces with
+// what the Go types could not express.
+func Handler(p goport.Port, profile protocol.Profile) (adapter.Handler, error) {
+	b, _, err := newBridge(p, profile)
 	if err != nil {
-		return nil, conformance.Runner{}, err
+		return nil, err
+	}
+	return b, nil
+}
+
+// newBridge checks p's features and builds its bridge for profile.
+func newBridge(p goport.Port, profile protocol.Profile) (*bridge, protocol.Profile, error) {
+	if p == nil {
+		return nil, "", fmt.Errorf("the port is nil")
+	}
+	release, err := protocol.ParseProfile(string(profile))
+	if err != nil {
+		return nil, "", err
 	}
 	b := &bridge{port: p, profile: string(release)}
 	for _, f := range p.Features() {
@@ -270,8 +286,17 @@ func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
 		case goport.FeatureLoneSurrogates:
 			b.lone = true
 		default:
-			return nil, conformance.Runner{}, fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s)", f, goport.FeatureLoneSurrogates)
+			return nil, "", fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s)", f, goport.FeatureLoneSurrogates)
 		}
+	}
+	return b, release, nil
+}
+
+// setup checks p's features and builds the bridge and the runner configuration.
+func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
+	b, release, err := newBridge(p, opts.Profile)
+	if err != nil {
+		return nil, conformance.Runner{}, err
 	}
 	r := conformance.Runner{
 		Handler: b, Profile: release, Match: opts.Run, Skip: opts.Skip, Tags: opts.Tags,

@@ -11,9 +11,9 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 )
 
-// tooManyEarly is a protocol-level mutant (the Go interface cannot pass a malformed
-// reference): its normalization fails with SESSION_REFERENCE_TOO_MANY as soon as the distinct
-// count passes maxReferences, before the later references are validated (SR-PREP-4, SR-ERR-3).
+// tooManyEarly is a protocol-level mutant (the Go API cannot pass a malformed reference):
+// its normalization fails with SESSION_REFERENCE_TOO_MANY as soon as the distinct count
+// passes maxReferences, before the later references are validated (SR-PREP-4, SR-ERR-3).
 type tooManyEarly struct{ refadapter.Reference }
 
 func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protocol.Response {

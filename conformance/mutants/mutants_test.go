@@ -18,7 +18,8 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
-	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/features"
@@ -28,8 +29,8 @@ import (
 type mutant struct {
 	name    string
 	mistake string
-	impl    refadapter.Implementation // through refadapter.Typed
-	handler adapter.Handler           // or a protocol-level handler
+	impl    goport.Port     // through conformancetest's bridge, as any Go port
+	handler adapter.Handler // or a protocol-level handler
 	// timeout, when set, replaces the runner's per-call timeout (10 s) for a mutant that
 	// hangs on some calls: such a call is an error (a kill) either way, only sooner.
 	timeout time.Duration
@@ -37,11 +38,23 @@ type mutant struct {
 	checks int
 }
 
+// Handler is the mutant as the runner calls it: its protocol-level handler, or its port
+// behind the bridge conformancetest.TestPort certifies a Go port through.
 func (m mutant) Handler() adapter.Handler {
 	if m.handler != nil {
 		return m.handler
 	}
-	return &refadapter.Typed{Impl: m.impl}
+	return portHandler(m.impl)
+}
+
+// portHandler is conformancetest's bridge to p. It fails only for a port that declares a
+// feature the Go API does not know, which no port here does.
+func portHandler(p goport.Port) adapter.Handler {
+	h, err := conformancetest.Handler(p, "")
+	if err != nil {
+		panic(err)
+	}
+	return h
 }
 
 func knob(name, mistake string, k knobs) mutant {
@@ -424,7 +437,7 @@ func TestUnmutatedPortIsConformant(t *testing.T) {
 	errs := make([]error, len(seeds))
 	var wg sync.WaitGroup
 	for i, seed := range seeds {
-		wg.Go(func() { reps[i], errs[i] = certify(&refadapter.Typed{Impl: port{}}, seed, 0, 0) })
+		wg.Go(func() { reps[i], errs[i] = certify(portHandler(port{}), seed, 0, 0) })
 	}
 	wg.Wait()
 	for i, seed := range seeds {

@@ -83,8 +83,8 @@ func (s *portService) rank(c, target *string) int {
 	return 2
 }
 
-// ListCandidates is the seed's listCandidates, ported.
-func (s *portService) ListCandidates(ctx context.Context, agent service.Agent, query string, limit int) ([]service.Candidate, error) {
+// listCandidates is the seed's listCandidates, ported.
+func (s *portService) listCandidates(ctx context.Context, agent service.Agent, query string, limit int) ([]service.Candidate, error) {
 	lim := s.cfg.CandidateLimit
 	checkLimit := func() error {
 		if limit < 0 {

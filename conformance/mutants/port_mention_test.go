@@ -8,8 +8,8 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/reference/uri"
 )
 
-// FormatMention is the seed's formatSessionReferenceMention, ported.
-func (p port) FormatMention(id, label string) string {
+// formatMention is the seed's formatSessionReferenceMention, ported.
+func (p port) formatMention(id, label string) string {
 	var b strings.Builder
 	b.WriteString("@[")
 	for i := 0; i < len(label); i++ {
@@ -25,9 +25,9 @@ func (p port) FormatMention(id, label string) string {
 	return b.String()
 }
 
-// ParseMentions is the seed's parseSessionReferenceText, ported as a hand-written matcher of
+// parseMentions is the seed's parseSessionReferenceText, ported as a hand-written matcher of
 // its regular expression (a copy of package mention's).
-func (p port) ParseMentions(text string) (mention.Parsed, error) {
+func (p port) parseMentions(text string) (mention.Parsed, error) {
 	if !strings.Contains(text, uri.Scheme) {
 		return mention.Parsed{Text: jsstring.Normalize(text)}, nil
 	}
@@ -47,7 +47,7 @@ func (p port) ParseMentions(text string) (mention.Parsed, error) {
 			i++
 			continue
 		}
-		id, err := p.DecodeURI(jsstring.FromUTF16(uriUnits))
+		id, err := p.decodeURI(jsstring.FromUTF16(uriUnits))
 		if err != nil {
 			return mention.Parsed{}, err
 		}

@@ -62,8 +62,8 @@ func (s *portService) normalize(agentID string, refs []service.Input) ([]service
 	return out, nil
 }
 
-// Prepare is the seed's prepare, ported.
-func (s *portService) Prepare(ctx context.Context, agent service.Agent, content any, refs []service.Input) (*service.Prepared, error) {
+// prepare is the seed's prepare, ported.
+func (s *portService) prepare(ctx context.Context, agent service.Agent, content any, refs []service.Input) (*service.Prepared, error) {
 	accepted := jsjson.Clone(content)
 	if s.p.k.cancelFirst && len(refs) > 0 && ctx.Err() != nil {
 		return nil, cancelled(ctx.Err()) // MUTANT: cancellation before the references are checked

@@ -1,7 +1,6 @@
 package mutants
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/reference/service"
 	"github.com/sessionref-kit/sessionref-kit/reference/sessionquery"
 )
@@ -60,15 +59,18 @@ type knobs struct {
 	trap trapKnobs
 }
 
-// port is a Go port of the seed written against refadapter.Implementation. With zero knobs it is
-// conformant (TestUnmutatedPortIsConformant); each mutant flips one knob.
+// port is a Go port of the seed, a goport.Port certified through conformancetest's bridge
+// as any Go port is. With zero knobs it is conformant (TestUnmutatedPortIsConformant); each
+// mutant flips one knob. Its logic is written in the reference's types (its methods in
+// lower case); port_goport_test.go converts them at the Go API, as the reference port
+// (conformancetest/internal/refport) does.
 type port struct {
-	refadapter.ReferenceImplementation
 	k knobs
 }
 
-// NewService builds the port's service.
-func (p port) NewService(q sessionquery.Querier, cfg service.Config) (refadapter.Service, error) {
+// newService builds the port's service. In cfg a zero field means the default and a
+// negative one stands for any value JavaScript rejects (0, a fraction, too large …).
+func (p port) newService(q sessionquery.Querier, cfg service.Config) (*portService, error) {
 	maxRefs := service.MaxReferences
 	if p.k.maxRefs4 {
 		maxRefs = 4 // MUTANT: "at most 4"
@@ -98,5 +100,3 @@ type portService struct {
 	q   sessionquery.Querier
 	cfg service.Config
 }
-
-func (s *portService) Config() service.Config { return s.cfg }

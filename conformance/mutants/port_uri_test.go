@@ -50,8 +50,8 @@ func upperSurrogateEscapes(j []byte) []byte {
 	return out
 }
 
-// DecodeURI is the seed's decodeSessionReferenceUri, ported.
-func (p port) DecodeURI(u string) (string, error) {
+// decodeURI is the seed's decodeSessionReferenceUri, ported.
+func (p port) decodeURI(u string) (string, error) {
 	bad := func() (string, error) {
 		return "", errcode.New(errcode.InvalidReference, "invalid session reference URI "+jsjson.Quote(u))
 	}

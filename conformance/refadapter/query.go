@@ -18,8 +18,7 @@ type Query struct {
 	*Calls
 }
 
-// NewQuery wraps the world of one request for the reference adapter and the deprecated typed
-// bridge.
+// NewQuery wraps the world of one request for the reference adapter.
 func NewQuery(w *sessionquerytest.World) *Query {
 	return &Query{World: w, Calls: &Calls{}}
 }
@@ -58,8 +57,8 @@ func (q *Query) ReadSurface(ctx context.Context, id string) (surf sessionquery.S
 // types of the store they reach: each is recorded as it is made (a call that never returns is
 // recorded too) and, once a cancel mode is armed, the one call it names is held. A store calls
 // List, Titles or Read first and, unless told to fail, the end function when its call
-// completes. The reference adapter, the deprecated typed bridge and conformancetest's Go-port
-// bridge share it, so the cancel modes and the recorded calls behave the same for all three.
+// completes. The reference adapter and conformancetest's Go-port bridge share it, so the
+// cancel modes and the recorded calls behave the same for both.
 // The zero value is ready to use and safe for concurrent use.
 type Calls struct {
 	mu         sync.Mutex

@@ -1,8 +1,9 @@
 // Package refadapter is the embedded reference behind the adapter protocol: Reference, a
 // protocol Handler over reference/'s public API (with the protocol's world documents and
-// cancel modes), and the deprecated typed bridge the mutants are built on. It is the wiring
-// of the embedded default: the kit's harness packages reach the reference through it, as
-// they reach any other implementation, through adapter.Handler.
+// cancel modes), and Calls, the session-query calls and cancel modes it shares with
+// conformancetest's Go-port bridge. It is the wiring of the embedded default: the kit's
+// harness packages reach the reference through it, as they reach any other implementation,
+// through adapter.Handler.
 package refadapter
 
 import (
