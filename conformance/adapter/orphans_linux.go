@@ -15,8 +15,11 @@ type holder struct {
 	desc string
 }
 
-// pipeHolders lists the processes other than this one and the adapter's own process group
-// (pgid, killed already) that hold any of the pipes ids, from /proc: an escaped helper.
+// pipeHolders lists the processes other than this one, its children and the adapter's own
+// process group (pgid, killed already) that hold any of the pipes ids, from /proc: an escaped
+// helper. A child of this process holds them only between its fork and its exec, which
+// closes them (Go opens every descriptor close-on-exec): another adapter being started at
+// that moment (diff's other side, a restart, a test's run beside this one), not a helper.
 func pipeHolders(ids []uint64, pgid int) []holder {
 	if len(ids) == 0 {
 		return nil
@@ -36,7 +39,7 @@ func pipeHolders(ids []uint64, pgid int) []holder {
 		if err != nil || pid == self {
 			continue
 		}
-		if g, err := syscall.Getpgid(pid); err != nil || g == pgid {
+		if g, err := syscall.Getpgid(pid); err != nil || g == pgid || parent(pid) == self {
 			continue
 		}
 		dir := filepath.Join("/proc", e.Name(), "fd")
@@ -52,6 +55,26 @@ func pipeHolders(ids []uint64, pgid int) []holder {
 		}
 	}
 	return out
+}
+
+// parent is the pid of pid's parent, from /proc/pid/stat ("pid (comm) state ppid …"; comm
+// may hold spaces and parentheses), or 0.
+func parent(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 // describe names a process by pid and command line: "pid 123 (sleep 600)".
