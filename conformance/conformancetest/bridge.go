@@ -73,6 +73,9 @@ func (b *bridge) answer(req protocol.Request, err error, res ...any) protocol.Re
 		return protocol.Response{ID: req.ID, OK: true, Result: res[0]}
 	}
 	e := &protocol.Error{Code: string(goport.CodeOf(err)), Message: err.Error()}
+	if ge, ok := err.(*goport.Error); ok && ge.Message != "" {
+		e.Message = ge.Message // its Error() leads with the code, which the response carries
+	}
 	var ie *inexpressible
 	var pe *protocol.Error
 	switch {
