@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/refport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"

@@ -18,7 +18,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
-	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/refport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/uriport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
@@ -293,7 +293,7 @@ func TestPortImportsNoReference(t *testing.T) {
 func TestReferencePortImportsReference(t *testing.T) {
 	t.Parallel()
 	_, file, _, _ := runtime.Caller(0)
-	got := deps(t, filepath.Join(filepath.Dir(file), "internal", "refport"), false)
+	got := deps(t, filepath.Join(filepath.Dir(file), "..", "internal", "refport"), false)
 	if !slices.Contains(got, "reference/service") {
 		t.Errorf("refport depends on %v, without reference/service", got)
 	}

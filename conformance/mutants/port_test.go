@@ -63,7 +63,7 @@ type knobs struct {
 // as any Go port is. With zero knobs it is conformant (TestUnmutatedPortIsConformant); each
 // mutant flips one knob. Its logic is written in the reference's types (its methods in
 // lower case); port_goport_test.go converts them at the Go API, as the reference port
-// (conformancetest/internal/refport) does.
+// (conformance/internal/refport) does.
 type port struct {
 	k knobs
 }

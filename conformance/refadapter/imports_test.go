@@ -18,7 +18,7 @@ import (
 // reference/, in its code or in its tests, except these. The paths are relative to the module.
 var mayImportReference = map[string]string{
 	"conformance/refadapter":                       "the wiring of the embedded reference",
-	"conformance/conformancetest/internal/refport": "the reference written as a Go port",
+	"conformance/internal/refport": "the reference written as a Go port",
 	"conformance/mutants":                          "wrong ports built on the reference",
 	"internal/testadapters/buggy":                  "a wrong port built on the reference, for the differential tests",
 }

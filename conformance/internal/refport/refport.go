@@ -1,7 +1,9 @@
 // Package refport is the embedded reference behind goport.Port: a Go port made of
 // the reference's packages, as a port author would write it over a library with other types.
 // Its certification through the Go API must agree with the reference's own over the wire
-// (conformancetest's TestReferencePortAgrees); everything it converts is here.
+// (conformancetest's TestReferencePortAgrees); everything it converts is here, exported for
+// the other ports written on the reference (the mutation suite's), so that both cross the Go
+// API the same way.
 package refport
 
 import (
@@ -31,7 +33,7 @@ func (Port) EncodeURI(id string) string { return uri.Encode(id) }
 // DecodeURI implements goport.Port.
 func (Port) DecodeURI(u string) (string, error) {
 	id, err := uri.Decode(u)
-	return id, coded(err)
+	return id, Coded(err)
 }
 
 // FormatMention implements goport.Port.
@@ -43,13 +45,18 @@ func (Port) FormatMention(ref goport.Reference) string {
 func (Port) ParseMentions(text string) (goport.ParsedText, error) {
 	p, err := mention.Parse(text)
 	if err != nil {
-		return goport.ParsedText{}, coded(err)
+		return goport.ParsedText{}, Coded(err)
 	}
+	return ParsedText(p), nil
+}
+
+// ParsedText is a parse of the reference as the Go API's.
+func ParsedText(p mention.Parsed) goport.ParsedText {
 	out := goport.ParsedText{Text: p.Text, References: make([]goport.Mention, len(p.References))}
 	for i, r := range p.References {
 		out.References[i] = goport.Mention{SessionID: r.SessionID, Label: r.Label}
 	}
-	return out, nil
+	return out
 }
 
 // NewService implements goport.Port.
@@ -65,9 +72,9 @@ func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Ser
 			o.Set(f.key, n)
 		}
 	}
-	svc, err := service.NewFromValue(querier{store}, jsjson.Given(o))
+	svc, err := service.NewFromValue(Store(store), jsjson.Given(o))
 	if err != nil {
-		return nil, coded(err)
+		return nil, Coded(err)
 	}
 	return srv{svc}, nil
 }
@@ -79,7 +86,8 @@ func (s srv) Config() goport.EffectiveConfig {
 	return goport.EffectiveConfig{MaxReferences: c.MaxReferences, CandidateLimit: c.CandidateLimit, MaxReferenceBytes: c.MaxReferenceBytes}
 }
 
-func agent(a goport.Agent) service.Agent {
+// Agent is the Go API's agent as the reference's.
+func Agent(a goport.Agent) service.Agent {
 	out := service.Agent{ID: a.ID}
 	if c, ok := a.CWD.Get(); ok {
 		out.CWD = &c
@@ -99,39 +107,58 @@ func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, l
 	if n, ok := limit.Get(); ok {
 		lim = jsjson.Given(n)
 	}
-	cs, err := s.s.ListCandidatesValue(ctx, agent(a), jsjson.Given(query), lim)
+	cs, err := s.s.ListCandidatesValue(ctx, Agent(a), jsjson.Given(query), lim)
 	if err != nil {
-		return nil, coded(err)
+		return nil, Coded(err)
 	}
+	return Candidates(cs), nil
+}
+
+// Candidates are the reference's candidates as the Go API's.
+func Candidates(cs []service.Candidate) []goport.Candidate {
 	out := make([]goport.Candidate, len(cs))
 	for i, c := range cs {
-		out[i] = goport.Candidate{SessionID: c.SessionID, Label: c.Label, CreatedAt: c.CreatedAt}
-		if c.CWD != nil {
-			out[i].CWD = goport.Some(*c.CWD)
-		}
+		out[i] = goport.Candidate{SessionID: c.SessionID, Label: c.Label, CWD: some(c.CWD), CreatedAt: c.CreatedAt}
 	}
-	return out, nil
+	return out
 }
 
 func (s srv) Prepare(ctx context.Context, a goport.Agent, content goport.Content, refs []goport.Reference) (*goport.Prepared, error) {
-	var c any
-	if content != nil {
-		v, err := jsjson.Parse(string(content))
-		if err != nil {
-			return nil, err
-		}
-		c = v
+	c, err := Content(content)
+	if err != nil {
+		return nil, err
 	}
+	p, err := s.s.Prepare(ctx, Agent(a), c, Inputs(refs))
+	if err != nil {
+		return nil, Coded(err)
+	}
+	return Prepared(content, p)
+}
+
+// Content is the Go API's content (JSON text, nil when absent) as the JavaScript value the
+// reference takes.
+func Content(content goport.Content) (any, error) {
+	if content == nil {
+		return nil, nil
+	}
+	return jsjson.Parse(string(content))
+}
+
+// Inputs are the Go API's references as the reference's inputs.
+func Inputs(refs []goport.Reference) []service.Input {
 	in := make([]service.Input, len(refs))
 	for i, r := range refs {
 		in[i] = service.Input{SessionID: r.SessionID, Label: optional(r.Label)}
 	}
-	p, err := s.s.Prepare(ctx, agent(a), c, in)
-	if err != nil {
-		return nil, coded(err)
-	}
+	return in
+}
+
+// Prepared is the reference's preparation as the Go API's; content is the request's (the
+// content comes back only when one was given).
+func Prepared(content goport.Content, p *service.Prepared) (*goport.Prepared, error) {
 	out := &goport.Prepared{}
 	if content != nil {
+		var err error
 		if out.Content, err = jsjson.Marshal(p.Content); err != nil {
 			return nil, err
 		}
@@ -158,8 +185,8 @@ func some[T any](p *T) goport.Optional[T] {
 	return goport.Some(*p)
 }
 
-// coded carries the reference's contract code over to the Go API's.
-func coded(err error) error {
+// Coded carries the reference's contract code over to the Go API's.
+func Coded(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -170,7 +197,9 @@ func coded(err error) error {
 	return err
 }
 
-// querier is the Go API's session store as the reference's session-query service.
+// Store is the Go API's session store as the reference's session-query service.
+func Store(s goport.SessionStore) sessionquery.Querier { return querier{s} }
+
 type querier struct{ s goport.SessionStore }
 
 func header(h goport.SessionHeader) sessionquery.Header {
