@@ -524,26 +524,14 @@ func (s steps) wanted(e string) (*regexp.Regexp, bool) {
 	return d.re, false
 }
 
-func (s steps) Given(e string, fn any) {
-	if re, ok := s.wanted(e); ok {
-		s.sc.Given(re, fn)
-	}
-}
+func (s steps) Given(e string, fn any) { s.define(s.sc.Given, e, fn) }
+func (s steps) When(e string, fn any)  { s.define(s.sc.When, e, fn) }
+func (s steps) Then(e string, fn any)  { s.define(s.sc.Then, e, fn) }
+func (s steps) Step(e string, fn any)  { s.define(s.sc.Step, e, fn) }
 
-func (s steps) When(e string, fn any) {
+// define adds the step e with add (sc.Given, …) when the scenario may use it (wanted).
+func (s steps) define(add func(expr, fn any), e string, fn any) {
 	if re, ok := s.wanted(e); ok {
-		s.sc.When(re, fn)
-	}
-}
-
-func (s steps) Then(e string, fn any) {
-	if re, ok := s.wanted(e); ok {
-		s.sc.Then(re, fn)
-	}
-}
-
-func (s steps) Step(e string, fn any) {
-	if re, ok := s.wanted(e); ok {
-		s.sc.Step(re, fn)
+		add(re, fn)
 	}
 }
