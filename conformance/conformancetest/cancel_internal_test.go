@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )

@@ -18,10 +18,10 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest"
-	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/conformancetest/internal/uriport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"

@@ -17,10 +17,10 @@ import (
 // internal/ (the kit's own helpers, the test adapters among them) imports a package under
 // reference/, in its code or in its tests, except these. The paths are relative to the module.
 var mayImportReference = map[string]string{
-	"conformance/refadapter":                       "the wiring of the embedded reference",
+	"conformance/refadapter":       "the wiring of the embedded reference",
 	"conformance/internal/refport": "the reference written as a Go port",
-	"conformance/mutants":                          "wrong ports built on the reference",
-	"internal/testadapters/buggy":                  "a wrong port built on the reference, for the differential tests",
+	"conformance/mutants":          "wrong ports built on the reference",
+	"internal/testadapters/buggy":  "a wrong port built on the reference, for the differential tests",
 }
 
 // notYet: being converted in this change; the integrator removes them. The test fails once
