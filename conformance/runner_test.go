@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -52,12 +51,9 @@ func (r runTests) Run() int {
 	if !flagSet("test.parallel") {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
-	path, err := exec.LookPath("fakeadapter")
-	if err == nil {
-		path, err = filepath.Abs(path)
-	}
+	path, err := testadapters.Path("fakeadapter")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "fakeadapter is not on $PATH: %v\n", err)
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	fakeAdapter = path

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -49,15 +48,11 @@ func flagSet(name string) bool {
 	return set
 }
 
-// tool is the absolute path of the command name of TestMain, found on $PATH, where
-// testscript.Main put it: for the tests that start it by path, not by name.
+// tool is the absolute path of the command name of TestMain (testadapters.Path).
 func tool(t *testing.T, name string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
+	path, err := testadapters.Path(name)
 	if err != nil {
-		t.Fatalf("%s is not on $PATH (see TestMain): %v", name, err)
-	}
-	if path, err = filepath.Abs(path); err != nil {
 		t.Fatal(err)
 	}
 	return path

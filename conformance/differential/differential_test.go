@@ -2,8 +2,6 @@ package differential_test
 
 import (
 	"context"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,11 +28,8 @@ func TestMain(m *testing.M) {
 // buggyPort is the absolute path of the command "buggy" of TestMain.
 func buggyPort(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("buggy")
+	path, err := testadapters.Path("buggy")
 	if err != nil {
-		t.Fatalf("buggy is not on $PATH (see TestMain): %v", err)
-	}
-	if path, err = filepath.Abs(path); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -14,6 +14,7 @@ package testadapters
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +38,16 @@ func init() {
 		main()
 		os.Exit(0)
 	}
+}
+
+// Path is the absolute path of the command name (one of Commands) on $PATH, where
+// testscript.Main put it: for the tests that start an adapter by path, not by name.
+func Path(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s is not on $PATH (is testscript.Main given testadapters.Commands in TestMain?): %w", name, err)
+	}
+	return filepath.Abs(path)
 }
 
 // commandName is the name the binary was started as, read as testscript.Main reads it.
