@@ -33,7 +33,10 @@ func TestHeldCallAlwaysCancelsAPort(t *testing.T) {
 		}
 		return out
 	}
-	b := &bridge{port: refport.Port{}, lone: true}
+	b, _, err := newBridge(refport.Port{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, mode := range []string{protocol.CancelDuringRead, protocol.CancelAtCall} {
 		for _, req := range []protocol.Request{
 			{Op: protocol.OpCandidates, Args: wire.NewObject().Set("world", world).Set("agent", agent).Set("query", "").Set("cancel", mode)},
@@ -103,7 +106,10 @@ func TestHeldCallPendsWhileThePortIsBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &bridge{port: busyPort{}, lone: true}
+	b, _, err := newBridge(busyPort{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
