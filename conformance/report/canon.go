@@ -15,35 +15,50 @@ type jv struct {
 	kind  byte   // 'o' object, 'a' array, 's' string, 'n' number, 'l' literal (true false null)
 	raw   string // the scalar's JSON text; for 's' with its quotes
 	keys  []string
-	vals  []*jv // object values (beside keys) or array elements
-	index map[string]int
+	vals  []*jv          // object values (beside keys) or array elements
+	index map[string]int // key -> index in vals, built by find for a large object
 }
 
 func (v *jv) get(key string) *jv {
 	if v == nil || v.kind != 'o' {
 		return nil
 	}
-	if i, ok := v.index[key]; ok {
+	if i, ok := v.find(key); ok {
 		return v.vals[i]
 	}
 	return nil
 }
 
-func (v *jv) del(key string) {
+// find returns the index of key's value, its last one if the key repeats (as JSON.parse and
+// encoding/json take it). Most objects have a few keys, scanned; a larger one gets a map,
+// built on its first lookup, so that no lookup costs more than a map's.
+func (v *jv) find(key string) (int, bool) {
+	if len(v.keys) <= 8 {
+		for i := len(v.keys) - 1; i >= 0; i-- {
+			if v.keys[i] == key {
+				return i, true
+			}
+		}
+		return -1, false
+	}
+	if v.index == nil {
+		v.index = make(map[string]int, len(v.keys))
+		for i, k := range v.keys {
+			v.index[k] = i
+		}
+	}
 	i, ok := v.index[key]
+	return i, ok
+}
+
+func (v *jv) del(key string) {
+	i, ok := v.find(key)
 	if !ok {
 		return
 	}
 	v.keys = append(v.keys[:i:i], v.keys[i+1:]...)
 	v.vals = append(v.vals[:i:i], v.vals[i+1:]...)
-	v.reindex()
-}
-
-func (v *jv) reindex() {
-	v.index = make(map[string]int, len(v.keys))
-	for i, k := range v.keys {
-		v.index[k] = i
-	}
+	v.index = nil // find rebuilds it
 }
 
 // maxJSONDepth bounds nesting, so a hostile answer cannot exhaust the stack.
@@ -91,7 +106,6 @@ func (p *jparser) value(depth int) (*jv, error) {
 		p.space()
 		if p.i < len(p.s) && p.s[p.i] == '}' {
 			p.i++
-			v.reindex()
 			return v, nil
 		}
 		for {
@@ -117,7 +131,6 @@ func (p *jparser) value(depth int) (*jv, error) {
 			}
 			if p.i < len(p.s) && p.s[p.i] == '}' {
 				p.i++
-				v.reindex()
 				return v, nil
 			}
 			return nil, errJSON
@@ -317,7 +330,6 @@ func outcome(v *jv) *jv {
 		e := v.vals[i]
 		if k == `"error"` && e.kind == 'o' {
 			c := &jv{kind: 'o', keys: append([]string(nil), e.keys...), vals: append([]*jv(nil), e.vals...)}
-			c.reindex()
 			c.del(`"message"`)
 			e = sortReads(c)
 		}
@@ -326,7 +338,6 @@ func outcome(v *jv) *jv {
 		}
 		out.keys, out.vals = append(out.keys, k), append(out.vals, e)
 	}
-	out.reindex()
 	return out
 }
 
@@ -343,8 +354,8 @@ func sortReads(v *jv) *jv {
 	sorted := &jv{kind: 'a', vals: append([]*jv(nil), r.vals...)}
 	sort.SliceStable(sorted.vals, func(a, b int) bool { return sorted.vals[a].raw < sorted.vals[b].raw })
 	c := &jv{kind: 'o', keys: append([]string(nil), v.keys...), vals: append([]*jv(nil), v.vals...)}
-	c.vals[v.index[`"reads"`]] = sorted
-	c.reindex()
+	i, _ := v.find(`"reads"`)
+	c.vals[i] = sorted
 	return c
 }
 

@@ -143,10 +143,14 @@ func docCase(cs result.Case, src *Sources) DocCase {
 	if s, ok := src.Lookup(cs.Part, cs.Area, cs.Name); ok {
 		dc.File, dc.Line, dc.Steps = s.File, s.Line, s.Steps
 	}
-	input := shownInput(cs.Input, cs.Got)
-	dc.Input, dc.InputText = jsonOrText(input)
-	dc.Want, dc.WantText = jsonOrText(shownInput(cs.Want, cs.Got))
-	dc.Got, dc.GotText = jsonOrText(cs.Got)
+	// Each text is parsed once: the report of a run holds a thousand cases or more.
+	got, gotErr := parseJSON(cs.Got)
+	if gotErr != nil {
+		got = nil
+	}
+	dc.Input, dc.InputText = nested(cs.Input, got)
+	dc.Want, dc.WantText = nested(cs.Want, got)
+	dc.Got, dc.GotText = nestedParsed(cs.Got, got, gotErr)
 	if cs.Status == result.Fail || cs.Status == result.Error || cs.Status == result.FixtureBug {
 		if diff, ok := Diff(cs.Want, cs.Got); ok {
 			dc.Diff = &diff
@@ -155,12 +159,24 @@ func docCase(cs result.Case, src *Sources) DocCase {
 	return dc
 }
 
-// jsonOrText nests s as a JSON value when it is one, and keeps it as text otherwise.
-func jsonOrText(s string) (json.RawMessage, string) {
+// nested nests a request or an expected answer as a JSON value when it is one, and keeps it
+// as text otherwise; with the id of got, the answer, in place of its own (shownInput).
+func nested(s string, got *jv) (json.RawMessage, string) {
 	if s == "" {
 		return nil, ""
 	}
 	v, err := parseJSON(s)
+	if err == nil {
+		s = showID(s, v, got)
+	}
+	return nestedParsed(s, v, err)
+}
+
+// nestedParsed is nested for s already parsed (v, or the error).
+func nestedParsed(s string, v *jv, err error) (json.RawMessage, string) {
+	if s == "" {
+		return nil, ""
+	}
 	if err != nil || !utf8Clean(s) {
 		return nil, strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -176,18 +192,27 @@ func utf8Clean(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 // that every answer echoes the id it sent, so the answer's id is the one the request carried.
 func shownInput(input, got string) string {
 	in, err := parseJSON(input)
-	if err != nil || in.kind != 'o' || in.get(`"id"`) == nil {
+	if err != nil {
 		return input
 	}
 	g, err := parseJSON(got)
 	if err != nil {
 		return input
 	}
-	id := g.get(`"id"`)
+	return showID(input, in, g)
+}
+
+// showID is shownInput of input, parsed as in (which it changes), for the parsed answer got.
+func showID(input string, in, got *jv) string {
+	if in.kind != 'o' || in.get(`"id"`) == nil {
+		return input
+	}
+	id := got.get(`"id"`)
 	if id == nil || id.kind != 'n' {
 		return input
 	}
-	in.vals[in.index[`"id"`]] = id
+	i, _ := in.find(`"id"`)
+	in.vals[i] = id
 	return compactString(in)
 }
 
