@@ -75,3 +75,30 @@ func TestParseJSONDepth(t *testing.T) {
 		t.Error("a 10000-deep array parsed")
 	}
 }
+
+// A repeated key reads as its last value (as JSON.parse and encoding/json take it), in a
+// small object (scanned) and a large one (looked up in a map), after a delete too.
+func TestRepeatedKeyReadsLast(t *testing.T) {
+	for _, n := range []int{0, 3, 20} {
+		var b strings.Builder
+		b.WriteString(`{"k":1`)
+		for i := range n {
+			b.WriteString(`,"x` + strings.Repeat("y", i) + `":0`)
+		}
+		b.WriteString(`,"k":2,"d":3}`)
+		v, err := parseJSON(b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.get(`"k"`); got == nil || got.raw != "2" {
+			t.Errorf("%d other keys: k reads %v, want 2", n, got)
+		}
+		v.del(`"k"`)
+		if got := v.get(`"k"`); got == nil || got.raw != "1" {
+			t.Errorf("%d other keys: after deleting the last k, k reads %v, want 1", n, got)
+		}
+		if got := v.get(`"d"`); got == nil || got.raw != "3" {
+			t.Errorf("%d other keys: after the delete, d reads %v, want 3", n, got)
+		}
+	}
+}
