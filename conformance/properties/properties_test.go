@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
@@ -55,7 +56,12 @@ func (f *faulty) Handle(ctx context.Context, req protocol.Request) protocol.Resp
 }
 
 // TestPropertiesCatchFaults: each fault is caught by its invariant property, not only by the
-// agreement check, with the shrunk input and the seed in the report.
+// agreement check, with the failing input and the seed in the report.
+//
+// The search finds the fault; shrinking it only makes the input smaller, and is bounded
+// (faultShrinkTime): rapid's full shrinking of a prepare request takes thousands of runs
+// (0.7 s of CPU for "a read made twice"), and that check hands shrinking to rapid.Check
+// unchanged is TestSearchDrawsAsRapidCheck's to prove.
 func TestPropertiesCatchFaults(t *testing.T) {
 	t.Parallel() // runs overlap: nothing global changes while properties search
 	tests := []struct {
@@ -125,7 +131,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := connect(t, &faulty{op: tt.op, mutate: tt.mutate})
-			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, Selection: suite.Selection{Tags: "@" + tt.property}, Oracle: &refadapter.Reference{}})
+			cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: 11, ShrinkTime: faultShrinkTime, Selection: suite.Selection{Tags: "@" + tt.property}, Oracle: &refadapter.Reference{}})
 			if len(cases) != 1 {
 				t.Fatalf("%d cases", len(cases))
 			}
@@ -136,6 +142,9 @@ func TestPropertiesCatchFaults(t *testing.T) {
 		})
 	}
 }
+
+// faultShrinkTime bounds the shrinking of each fault TestPropertiesCatchFaults finds.
+const faultShrinkTime = 10 * time.Millisecond
 
 type unsupported struct{ refadapter.Reference }
 
