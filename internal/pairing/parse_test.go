@@ -114,9 +114,16 @@ func TestParseIndexVersions(t *testing.T) {
 		gitIn(t, root, "add", ".")
 		for _, version := range []int{2, 3, 4} {
 			if version == 3 {
-				writeFile(t, filepath.Join(root, "new.md"), "n\n")
+				// An intent-to-add entry has an extended flag (without one git
+				// writes version 2 when asked for 3); sorted first, every entry
+				// after it is read past it.
+				writeFile(t, filepath.Join(root, "0-new.md"), "n\n")
+				gitIn(t, root, "add", "-N", "0-new.md")
 			}
 			gitIn(t, root, "update-index", "--index-version", strconv.Itoa(version))
+			if index := readFile(t, filepath.Join(root, ".git", "index")); len(index) < 8 || index[4:8] != string([]byte{0, 0, 0, byte(version)}) {
+				t.Fatalf("%s: git wrote the index in another version than %d: %q", format, version, index[:min(len(index), 8)])
+			}
 			// One ls-files for all the files: "<mode> <oid> <stage>\t<path>" each.
 			staged := map[string][]string{}
 			for _, entry := range strings.Split(strings.TrimSuffix(gitIn(t, root, append([]string{"ls-files", "-s", "-z", "--"}, files...)...), "\x00"), "\x00") {
