@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/internal/gittest"
 )
 
 // TestMain lets a test start this binary as the command itself (VTP_RUN_MAIN=1),
@@ -15,25 +17,36 @@ func TestMain(m *testing.M) {
 	if os.Getenv("VTP_RUN_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	gittest.Cleanup()
+	os.Exit(code)
 }
 
 // newRepo makes a git repository ("" format: git's default; "sha256"; or "none" for
-// a plain folder outside git) and returns its symlink-free root.
+// a plain folder outside git) and returns its symlink-free root. The repository is
+// a copy of one git made once per format (see package gittest).
 func newRepo(t testing.TB, format string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if format == "none" {
-		return dir
+	if format != "none" {
+		gittest.Init(t, dir, format)
 	}
-	args := []string{"init", "-q"}
-	if format != "" {
-		args = append(args, "--object-format="+format)
+	return dir
+}
+
+// copyRepo copies the repository (or folder) at src into a new folder of t's and
+// returns its symlink-free root: subtests that start from one state each get their
+// own copy of it, made once by the parent.
+func copyRepo(t testing.TB, src string) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	gitCmd(t, dir, args...)
+	gittest.Copy(t, dir, src)
 	return dir
 }
 
@@ -52,7 +65,20 @@ func gitCmd(t testing.TB, dir string, args ...string) string {
 // hashObject is what git says the blob hash of a file is.
 func hashObject(t testing.TB, root, rel string) string {
 	t.Helper()
-	return gitCmd(t, root, "hash-object", "--", rel)
+	return hashObjects(t, root, rel)[0]
+}
+
+// hashObjects is what git says the blob hashes of files are, in order: one
+// `git hash-object -- rel...`, which hashes each path with its own attributes, as
+// one `git hash-object -- rel` per path would.
+func hashObjects(t testing.TB, root string, rels ...string) []string {
+	t.Helper()
+	out := gitCmd(t, root, append([]string{"hash-object", "--"}, rels...)...)
+	hashes := strings.Split(out, "\n")
+	if len(hashes) != len(rels) {
+		t.Fatalf("git hash-object -- %q: %d lines for %d paths:\n%s", rels, len(hashes), len(rels), out)
+	}
+	return hashes
 }
 
 func put(t testing.TB, root, rel, data string) {
@@ -87,15 +113,22 @@ func cli(dir string, args ...string) result {
 	return result{code, out.String(), errOut.String()}
 }
 
-// record writes a record for the pair from the hashes git computes.
-func record(t testing.TB, root, folder string, names ...string) {
+// record writes a record for the pair from the hashes git computes, and returns
+// those hashes in the order of names.
+func record(t testing.TB, root, folder string, names ...string) []string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# test record\n")
-	for _, n := range names {
-		b.WriteString(n + ": " + hashObject(t, root, filepath.ToSlash(filepath.Join(folder, n))) + "\n")
+	rels := make([]string, len(names))
+	for i, n := range names {
+		rels[i] = filepath.ToSlash(filepath.Join(folder, n))
+	}
+	hashes := hashObjects(t, root, rels...)
+	for i, h := range hashes {
+		b.WriteString(names[i] + ": " + h + "\n")
 	}
 	put(t, root, filepath.ToSlash(filepath.Join(folder, "README.i18n.yaml")), b.String())
+	return hashes
 }
 
 const seedDir = "../../../shared/seed/dsh-session-reference-0.0.1-rc.1"

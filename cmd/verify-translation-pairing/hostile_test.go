@@ -58,13 +58,15 @@ func TestNamedPipesNeverBlock(t *testing.T) {
 		{"record", "README.i18n.yaml", 1, "unreadable    README.i18n.yaml cannot be read: not a regular file (a named pipe)"},
 		{"config", ".translation-pairing.yaml", 1, "unreadable    .translation-pairing.yaml cannot be read: not a regular file (a named pipe)"},
 	}
+	// Every case starts from this recorded, staged pair, each in its own copy.
+	start := newRepo(t, "")
+	put(t, start, "README.md", "hello\n")
+	put(t, start, "README.zh.md", "你好\n")
+	record(t, start, ".", "README.md", "README.zh.md")
+	gitCmd(t, start, "add", ".")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := newRepo(t, "")
-			put(t, root, "README.md", "hello\n")
-			put(t, root, "README.zh.md", "你好\n")
-			record(t, root, ".", "README.md", "README.zh.md")
-			gitCmd(t, root, "add", ".")
+			root := copyRepo(t, start)
 			if tt.name == ".git file" {
 				os.RemoveAll(filepath.Join(root, ".git"))
 			}
@@ -82,8 +84,7 @@ func TestNamedPipesNeverBlock(t *testing.T) {
 		root := newRepo(t, "")
 		put(t, root, "README.md", "hello\n")
 		put(t, root, "README.zh.md", "你好\n")
-		record(t, root, ".", "README.md", "README.zh.md")
-		oid := hashObject(t, root, "README.md")
+		oid := record(t, root, ".", "README.md", "README.zh.md")[0] // git's hash of README.md
 		mkfifo(t, filepath.Join(root, ".git", "objects", oid[:2], oid[2:]))
 		put(t, root, "README.md", "hello again\n")
 		r := cliBounded(t, root)

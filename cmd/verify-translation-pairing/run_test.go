@@ -31,8 +31,10 @@ func TestSeedIsConfirmed(t *testing.T) {
 	root := newRepo(t, "")
 	copySeed(t, root, seedFolder)
 	rec := get(t, root, seedFolder+"/README.i18n.yaml")
-	for _, side := range []string{"README.md", "README.zh.md"} {
-		h := hashObject(t, root, seedFolder+"/"+side)
+	sides := []string{"README.md", "README.zh.md"}
+	hashes := hashObjects(t, root, seedFolder+"/"+sides[0], seedFolder+"/"+sides[1])
+	for i, side := range sides {
+		h := hashes[i]
 		if !strings.Contains(rec, side+": "+h+"\n") {
 			t.Errorf("git hash-object %s = %s, not what the seed records", side, h)
 		}
@@ -88,10 +90,12 @@ func TestStatuses(t *testing.T) {
 			put(t, root, "docs/README.i18n.yaml", "README.md: [unclosed\n")
 		}, []string{"malformed     docs/README.i18n.yaml: line 1: not valid YAML"}},
 		{"record names a parent path", func(t *testing.T, root string) {
-			put(t, root, "docs/README.i18n.yaml", "README.md: "+hashObject(t, root, "docs/README.md")+"\n../README.md: "+hashObject(t, root, "docs/README.md")+"\n")
+			h := hashObject(t, root, "docs/README.md")
+			put(t, root, "docs/README.i18n.yaml", "README.md: "+h+"\n../README.md: "+h+"\n")
 		}, []string{`malformed     docs/README.i18n.yaml: line 2: "../README.md" names a path outside the record's folder`}},
 		{"record names an absolute path", func(t *testing.T, root string) {
-			put(t, root, "docs/README.i18n.yaml", "README.md: "+hashObject(t, root, "docs/README.md")+"\n"+outside+"/secret.md: "+hashObject(t, root, "docs/README.md")+"\n")
+			h := hashObject(t, root, "docs/README.md")
+			put(t, root, "docs/README.i18n.yaml", "README.md: "+h+"\n"+outside+"/secret.md: "+h+"\n")
 		}, []string{"names a path outside the record's folder"}},
 		{"side is a symlink out of the repository", func(t *testing.T, root string) {
 			os.Remove(filepath.Join(root, "docs/README.zh.md"))
@@ -124,12 +128,14 @@ func TestStatuses(t *testing.T) {
 			put(t, root, "docs/README.ko.md", "문서\n")
 		}, []string{"confirmed     docs/README.md <-> docs/README.zh.md", "unrecorded    docs/README.ko.md is not named in docs/README.i18n.yaml; once it matches docs/README.md, add it with: verify-translation-pairing --write docs/README.ko.md", "2 pairs: 1 confirmed, 1 not confirmed"}},
 	}
+	// Every case starts from this recorded pair, each in its own copy.
+	start := newRepo(t, "")
+	put(t, start, "docs/README.md", "docs\n")
+	put(t, start, "docs/README.zh.md", "文档\n")
+	record(t, start, "docs", "README.md", "README.zh.md")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := newRepo(t, "")
-			put(t, root, "docs/README.md", "docs\n")
-			put(t, root, "docs/README.zh.md", "文档\n")
-			record(t, root, "docs", "README.md", "README.zh.md")
+			root := copyRepo(t, start)
 			tt.setup(t, root)
 			rec, _ := os.ReadFile(filepath.Join(root, "docs/README.i18n.yaml"))
 			r := cli(root)
@@ -168,13 +174,14 @@ func TestWriteCreatesRecord(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "created the record") {
 				t.Fatalf("--write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
+			h := hashObjects(t, root, "README.md", "README.pt-BR.md", "README.zh.md")
 			want := "# Translation-pair record: the git blob hash of each side as of the last state a\n" +
 				"# person confirmed consistent. Both languages carry equal authority; after editing\n" +
 				"# either side, bring the other along and re-record with:\n" +
 				"#   verify-translation-pairing --write README.md\n" +
-				"README.md: " + hashObject(t, root, "README.md") + "\n" +
-				"README.pt-BR.md: " + hashObject(t, root, "README.pt-BR.md") + "\n" +
-				"README.zh.md: " + hashObject(t, root, "README.zh.md") + "\n"
+				"README.md: " + h[0] + "\n" +
+				"README.pt-BR.md: " + h[1] + "\n" +
+				"README.zh.md: " + h[2] + "\n"
 			if diff := cmp.Diff(want, get(t, root, "README.i18n.yaml")); diff != "" {
 				t.Errorf("record (-want +got):\n%s", diff)
 			}
@@ -224,12 +231,14 @@ func TestWriteRefusals(t *testing.T) {
 			put(t, root, "README.md", "changed\n")
 		}, "README.md", "is a symbolic link; --write replaces only regular files"},
 	}
+	// Every case starts from this recorded pair, each in its own copy.
+	start := newRepo(t, "")
+	put(t, start, "README.md", "hello\n")
+	put(t, start, "README.zh.md", "你好\n")
+	record(t, start, ".", "README.md", "README.zh.md")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := newRepo(t, "")
-			put(t, root, "README.md", "hello\n")
-			put(t, root, "README.zh.md", "你好\n")
-			record(t, root, ".", "README.md", "README.zh.md")
+			root := copyRepo(t, start)
 			tt.setup(t, root)
 			before, _ := os.ReadFile(filepath.Join(root, "README.i18n.yaml"))
 			r := cli(root, "--write", tt.arg)
@@ -371,15 +380,16 @@ func TestJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := strings.Fields(get(t, root, "README.i18n.yaml"))
+	current := hashObjects(t, root, "README.md", "README.zh.md")
 	want := map[string]any{
 		"version": 1.0, "root": root, "objectFormat": "sha256", "discovery": "git", "write": false,
 		"pairs": []any{map[string]any{
 			"status": "changed", "record": "README.i18n.yaml",
 			"sides": []any{
-				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": hashObject(t, root, "README.md"),
+				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": current[0],
 					"changes": map[string]any{"source": "loose", "added": 1.0, "removed": 1.0,
 						"diff": "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-hello\n+hello, world\n"}},
-				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": hashObject(t, root, "README.zh.md")},
+				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": current[1]},
 			},
 			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md",
 		}},

@@ -162,10 +162,9 @@ func TestAutocrlfKeepsCRLFAlreadyInIndex(t *testing.T) {
 	isolateGit(t)
 	for _, format := range []ObjectFormat{SHA1, SHA256} {
 		root := gitRepo(t, format)
-		gitIn(t, root, "config", "core.autocrlf", "false")
 		writeFile(t, filepath.Join(root, "f.md"), "a\r\nb\r\n")
 		writeFile(t, filepath.Join(root, "g.md"), "a\nb\n")
-		gitIn(t, root, "add", "f.md", "g.md")
+		gitIn(t, root, "-c", "core.autocrlf=false", "add", "f.md", "g.md")
 		gitIn(t, root, "config", "core.autocrlf", "true")
 		writeFile(t, filepath.Join(root, "f.md"), "a\r\nb\r\nc\r\n")
 		writeFile(t, filepath.Join(root, "g.md"), "a\r\nb\r\nc\r\n")

@@ -12,32 +12,74 @@ import (
 )
 
 // history commits versions of a few documents, so a repack stores most of them
-// as deltas, and returns every blob hash with its content as git prints it.
+// as deltas, and returns every blob hash with its content as git prints it. The
+// history is one `git fast-import`, which leaves its objects loose (below
+// fastimport.unpackLimit), as `git add` and `git commit` would; the blobs are one
+// `git cat-file --batch` over what `git rev-list --objects --all` lists.
 func history(t *testing.T, root string) map[string]string {
 	t.Helper()
+	head, err := os.ReadFile(filepath.Join(root, ".git", "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	branch, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !ok {
+		t.Fatalf("HEAD is not a branch: %q", head)
+	}
+	var stream bytes.Buffer
+	data := func(s string) { fmt.Fprintf(&stream, "data %d\n%s\n", len(s), s) }
 	base := strings.Repeat("A line of the guide that stays the same across versions.\n", 200)
 	for v := 0; v < 12; v++ {
-		writeFile(t, filepath.Join(root, "guide.md"), base+fmt.Sprintf("version %d\n", v)+base[:v*97])
-		writeFile(t, filepath.Join(root, "guide.zh.md"), strings.Repeat("指南的一行。\n", 100+v))
-		gitIn(t, root, "add", ".")
-		gitIn(t, root, "commit", "-q", "-m", fmt.Sprint(v))
+		fmt.Fprintf(&stream, "commit %s\ncommitter t <t@example.com> %d +0000\n", branch, 1700000000+v)
+		data(fmt.Sprint(v))
+		stream.WriteString("M 100644 inline guide.md\n")
+		data(base + fmt.Sprintf("version %d\n", v) + base[:v*97])
+		stream.WriteString("M 100644 inline guide.zh.md\n")
+		data(strings.Repeat("指南的一行。\n", 100+v))
+		stream.WriteString("\n")
 	}
-	blobs := map[string]string{}
-	for _, line := range strings.Split(gitIn(t, root, "rev-list", "--objects", "--all"), "\n") {
+	gitStdin(t, root, stream.String(), "-c", "fastimport.unpackLimit=1000", "fast-import", "--quiet")
+	if m, _ := filepath.Glob(filepath.Join(root, ".git", "objects", "pack", "*.pack")); len(m) != 0 {
+		t.Fatalf("fast-import left a pack, not loose objects: %v", m)
+	}
+	objects := gitIn(t, root, "rev-list", "--objects", "--all")
+	var oids strings.Builder
+	for _, line := range strings.Split(objects, "\n") {
 		oid, _, _ := strings.Cut(line, " ")
-		if gitIn(t, root, "cat-file", "-t", oid) == "blob" {
-			blobs[oid] = gitCat(t, root, oid)
+		oids.WriteString(oid + "\n")
+	}
+	// --batch prints "<oid> <type> <size>\n<content>\n" for each object asked.
+	out := bytes.NewBufferString(gitStdin(t, root, oids.String(), "cat-file", "--batch"))
+	blobs := map[string]string{}
+	for out.Len() > 0 {
+		header, err := out.ReadString('\n')
+		var oid, typ string
+		var size int
+		if _, serr := fmt.Sscanf(header, "%s %s %d\n", &oid, &typ, &size); err != nil || serr != nil || size+1 > out.Len() {
+			t.Fatalf("git cat-file --batch: bad entry %q", header)
 		}
+		content := out.Next(size + 1)
+		if typ == "blob" {
+			blobs[oid] = string(content[:size])
+		}
+	}
+	if len(blobs) != 24 {
+		t.Fatalf("%d blobs in the history, want 24", len(blobs))
 	}
 	return blobs
 }
 
-func gitCat(t *testing.T, root, oid string) string {
+// gitStdin runs git in root as gitIn does, with stdin as its input, and returns
+// its output untrimmed.
+func gitStdin(t *testing.T, root, stdin string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", "-C", root, "cat-file", "blob", oid)
+	cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out)
 }
@@ -48,8 +90,6 @@ func TestReadBlobMatchesGit(t *testing.T) {
 	isolateGit(t)
 	for _, format := range []ObjectFormat{SHA1, SHA256} {
 		root := gitRepo(t, format)
-		gitIn(t, root, "config", "user.email", "t@example.com")
-		gitIn(t, root, "config", "user.name", "t")
 		blobs := history(t, root)
 		check := func(stage string, want ObjectSource) {
 			repo, err := FindRepo(root)
@@ -73,11 +113,7 @@ func TestReadBlobMatchesGit(t *testing.T) {
 		// pack-objects without --delta-base-offset writes REF_DELTA entries.
 		pack := packPath(t, root)
 		list := gitIn(t, root, "rev-list", "--objects", "--all")
-		cmd := exec.Command("git", "-C", root, "pack-objects", "-q", "--window=50", "--depth=50", filepath.Join(root, ".git", "objects", "pack", "pack"))
-		cmd.Stdin = strings.NewReader(list + "\n")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("pack-objects: %v\n%s", err, out)
-		}
+		gitStdin(t, root, list+"\n", "pack-objects", "-q", "--window=50", "--depth=50", filepath.Join(root, ".git", "objects", "pack", "pack"))
 		os.Remove(pack)
 		os.Remove(strings.TrimSuffix(pack, ".pack") + ".idx")
 		os.Remove(strings.TrimSuffix(pack, ".pack") + ".rev")
@@ -102,7 +138,9 @@ func TestReadBlobCorrupt(t *testing.T) {
 	isolateGit(t)
 	root := gitRepo(t, SHA1)
 	writeFile(t, filepath.Join(root, "f.md"), "hello\n")
-	oid := gitIn(t, root, "hash-object", "-w", "f.md")
+	writeFile(t, filepath.Join(root, "g.md"), "other\n")
+	written := gitInLines(t, root, 2, "hash-object", "-w", "--", "f.md", "g.md")
+	oid, other := written[0], written[1]
 	loose := filepath.Join(root, ".git", "objects", oid[:2], oid[2:])
 	data, _ := os.ReadFile(loose)
 	os.Chmod(loose, 0o644)
@@ -118,8 +156,6 @@ func TestReadBlobCorrupt(t *testing.T) {
 		}
 	}
 	// Another object's bytes under this name: the hash check catches it.
-	writeFile(t, filepath.Join(root, "g.md"), "other\n")
-	other := gitIn(t, root, "hash-object", "-w", "g.md")
 	otherData, _ := os.ReadFile(filepath.Join(root, ".git", "objects", other[:2], other[2:]))
 	os.WriteFile(loose, otherData, 0o644)
 	repo, _ := FindRepo(root)
