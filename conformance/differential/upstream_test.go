@@ -9,22 +9,24 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/differential"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 )
 
-// upstreamChecks is the number of requests per op TestAgainstUpstream sends: 30 (most of
-// the test's time is Node's), or $SESSIONREF_DIFF_CHECKS: .ci/run sends 100, the long run
+// upstreamChecks is the number of generated requests per op TestAgainstUpstream sends, and
+// whether it replays the whole fixture corpus: 30 and not (most of the test's time is
+// Node's), or $SESSIONREF_DIFF_CHECKS and the whole corpus: .ci/run sends 100, the long run
 // 10000 (see the node-upstream README).
-func upstreamChecks(t *testing.T) int {
+func upstreamChecks(t *testing.T) (checks int, corpus bool) {
 	s := os.Getenv("SESSIONREF_DIFF_CHECKS")
 	if s == "" {
-		return 30
+		return 30, false
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
 		t.Fatalf("SESSIONREF_DIFF_CHECKS=%q: want a positive integer", s)
 	}
-	return n
+	return n, true
 }
 
 // TestAgainstUpstream compares the reference with the published package (the node-upstream
@@ -49,22 +51,32 @@ func TestAgainstUpstream(t *testing.T) {
 			}
 			node := connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile})
 			ref := reference(t, profile)
-			checks := upstreamChecks(t)
-			res := differential.Run(context.Background(), node, ref, differential.Options{Checks: checks, Profile: profile})
-			for _, o := range res.Ops {
-				t.Logf("%-14s %6d requests in %v", o.Op, o.Requests, o.Elapsed)
-				switch {
-				case o.Transport != "":
-					t.Errorf("%s: %s\nrequest %s", o.Op, o.Transport, o.TransportRequest)
-				case o.NotCovered != "":
-					t.Errorf("%s: not covered: %s", o.Op, o.NotCovered)
-				case o.Difference != nil:
-					d := o.Difference
-					a, _ := d.A.Line()
-					b, _ := d.B.Line()
-					t.Errorf("%s differs (seed %d)\nrequest   %s\nupstream  %s\nreference %s\n(-reference +upstream)\n%s", o.Op, res.Seed, d.Request.Line(), a, b, d.Diff)
-				case o.Requests < checks*9/10:
-					t.Errorf("%s: only %d of %d requests compared (%d unsupported)", o.Op, o.Requests, checks, o.Unsupported)
+			checks, corpus := upstreamChecks(t)
+			res := differential.Run(context.Background(), node, ref, differential.Options{Checks: checks, Profile: profile, NoCorpus: !corpus})
+			runs := []upstreamRun{{res, checks}}
+			if !corpus {
+				// The fixture corpus is TestFixturesUpstream's to compare with the package, on
+				// what each fixture asserts. Of what a difference compares, the fixtures leave
+				// out only how often a failed listing listed sessions (candidates' lists), so
+				// that op's corpus is replayed here.
+				runs = append(runs, upstreamRun{differential.Run(context.Background(), node, ref, differential.Options{Ops: []string{protocol.OpCandidates}, Checks: 1, Profile: profile}), 1})
+			}
+			for _, run := range runs {
+				for _, o := range run.res.Ops {
+					t.Logf("%-14s %6d requests, %4d of the corpus, in %v", o.Op, o.Requests, o.Corpus, o.Elapsed)
+					switch {
+					case o.Transport != "":
+						t.Errorf("%s: %s\nrequest %s", o.Op, o.Transport, o.TransportRequest)
+					case o.NotCovered != "":
+						t.Errorf("%s: not covered: %s", o.Op, o.NotCovered)
+					case o.Difference != nil:
+						d := o.Difference
+						a, _ := d.A.Line()
+						b, _ := d.B.Line()
+						t.Errorf("%s differs (seed %d)\nrequest   %s\nupstream  %s\nreference %s\n(-reference +upstream)\n%s", o.Op, run.res.Seed, d.Request.Line(), a, b, d.Diff)
+					case o.Requests < run.checks*9/10:
+						t.Errorf("%s: only %d of %d requests compared (%d unsupported)", o.Op, o.Requests, run.checks, o.Unsupported)
+					}
 				}
 			}
 			if len(res.Ops) != tc.ops {
@@ -72,6 +84,12 @@ func TestAgainstUpstream(t *testing.T) {
 			}
 		})
 	}
+}
+
+// upstreamRun is one differential run of TestAgainstUpstream and its generated requests per op.
+type upstreamRun struct {
+	res    differential.Result
+	checks int
 }
 
 func connect(t *testing.T, argv []string) *adapter.Client {
