@@ -135,12 +135,14 @@ func TestExitCodes(t *testing.T) {
 		code int
 		out  string
 	}{
-		// First the run that waits longest (its timeouts), while the others compute.
-		{[]string{"--checks", "5", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
+		// First the run that waits longest (its timeouts), while the others compute. A fault
+		// that one op shows is met on that op's checks (--tags): the ones before them would
+		// be the same whatever the adapter.
+		{[]string{"--checks", "5", "--tags", "@prepare", "--timeout", "300ms", "--adapter", fake + " -mode hang -op prepare"}, 3, "no response within 300ms"},
 		{[]string{"--checks", "5"}, 0, "conformant"},
-		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-result"}, 1, "not conformant"},
-		{[]string{"--checks", "5", "--adapter", fake + " -mode wrong-code"}, 1, "SESSION_REFERENCE_INVALID_CONFIG"},
-		{[]string{"--checks", "5", "--adapter", fake + " -mode crash -op uri.decode"}, 3, "exited without answering"},
+		{[]string{"--checks", "5", "--tags", "@uri", "--adapter", fake + " -mode wrong-result"}, 1, "not conformant"},
+		{[]string{"--checks", "5", "--tags", "@uri", "--adapter", fake + " -mode wrong-code"}, 1, "SESSION_REFERENCE_INVALID_CONFIG"},
+		{[]string{"--checks", "5", "--tags", "@uri", "--adapter", fake + " -mode crash -op uri.decode"}, 3, "exited without answering"},
 		{[]string{"--checks", "5", "--adapter", fake + " -mode invalid-json"}, 3, "invalid response line"},
 		{[]string{"--adapter", fake + " -mode exit-early"}, 3, "adapter unusable"},
 		{[]string{"--bogus"}, 2, ""},
