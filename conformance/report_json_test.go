@@ -41,12 +41,9 @@ func TestJSONReportOfRealRuns(t *testing.T) {
 			if err := rep.WriteJSON(&buf); err != nil {
 				t.Fatal(err)
 			}
-			if err := report.ValidateJSON(buf.Bytes()); err != nil {
-				t.Fatalf("the JSON report does not validate against its schema: %v", err)
-			}
-			doc, err := report.ReadDocument(&buf)
+			doc, err := report.ReadDocument(&buf) // validates it against its schema first
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("the JSON report does not read back: %v", err)
 			}
 			if doc.Totals != rep.Totals || len(doc.Cases) != len(rep.Cases) {
 				t.Fatalf("document totals %+v, report %+v", doc.Totals, rep.Totals)
