@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"bytes"
+	"io"
 	"context"
 	"encoding/json"
 	"os"
@@ -105,5 +106,17 @@ func TestJSONReportOfRealRuns(t *testing.T) {
 				t.Errorf("%d failures", failures)
 			}
 		})
+	}
+}
+
+// BenchmarkJSONReportOfARun: the JSON report of a whole run of the reference (1231 checks, most
+// of them passed), as every run with --json writes it.
+func BenchmarkJSONReportOfARun(b *testing.B) {
+	rep := referenceRun()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := rep.WriteJSON(io.Discard); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
