@@ -2,9 +2,9 @@ package conformance_test
 
 import (
 	"bytes"
-	"io"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
