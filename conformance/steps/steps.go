@@ -149,13 +149,6 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 			sc.Before(func(gctx context.Context, s *godog.Scenario) (context.Context, error) {
 				// godog matches the first step after the before hooks: the steps this
 				// scenario can match are defined in time, and only those (register).
-				var texts []string
-				if !defineAll {
-					texts = make([]string, len(s.Steps))
-					for i, step := range s.Steps {
-						texts[i] = step.Text
-					}
-				}
 				if !sel.Selects(part, s.Name, pickleTags(s)) {
 					// Not selected: skipped, and not reported. Its steps need no definitions
 					// of their own, only one that any text matches, so that they read as
@@ -163,6 +156,13 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 					sc.Step(anyStep, func() {})
 					st.done = true
 					return gctx, godog.ErrSkip
+				}
+				var texts []string
+				if !defineAll {
+					texts = make([]string, len(s.Steps))
+					for i, step := range s.Steps {
+						texts[i] = step.Text
+					}
 				}
 				st.register(sc, texts)
 				st.begin(s)
