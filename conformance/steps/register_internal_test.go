@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -92,3 +93,52 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// A run with a selection reports exactly the selected scenarios, each as the whole run does:
+// the scenarios it leaves out define one catch-all step instead of theirs (Run), and neither
+// that nor their skipping changes the others.
+func TestSelectedRunIsPartOfTheWhole(t *testing.T) {
+	h := skewed{&refadapter.Reference{}}
+	run := func(sel suite.Selection) []result.Case {
+		c, err := adapter.Connect(context.Background(), adapter.InProcess{H: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := Run(context.Background(), c, features.FS, Options{Selection: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	whole := run(suite.Selection{})
+	key := func(rc result.Case) string { return rc.Area + "/" + rc.Name }
+	byKey := map[string]result.Case{}
+	for _, rc := range whole {
+		byKey[key(rc)] = rc
+	}
+	for _, sel := range []suite.Selection{{Tags: "@uri or @SR-PREP-7"}, {Run: "sigma|round-trip", Skip: "lone"}, {Tags: "not @mention"}} {
+		some := run(sel)
+		if len(some) == 0 || len(some) >= len(whole) {
+			t.Fatalf("%+v: %d of %d scenarios", sel, len(some), len(whole))
+		}
+		for _, rc := range some {
+			w, ok := byKey[key(rc)]
+			if !ok {
+				t.Errorf("%+v: %s is not a scenario of the whole run", sel, key(rc))
+				continue
+			}
+			if sel.Skip != "" && regexp.MustCompile(sel.Skip).MatchString(part+"/"+rc.Name) {
+				if rc.Status != result.NotCovered || rc.Message != Skipped {
+					t.Errorf("%+v: %s: %s %q, want it skipped", sel, key(rc), rc.Status, rc.Message)
+				}
+				continue
+			}
+			// The request ids are the transport's, numbered in the order sent.
+			if d := cmp.Diff(w, rc, cmpopts.IgnoreFields(result.Case{}, "Duration"), cmp.Transformer("id", func(s string) string { return leadingID.ReplaceAllString(s, `{"id":N,`) })); d != "" {
+				t.Errorf("%+v: %s differs from the whole run's (-whole +selected):\n%s", sel, key(rc), d)
+			}
+		}
+	}
+}
+
+var leadingID = regexp.MustCompile(`^\{"id":[0-9]+,`)
