@@ -2,11 +2,13 @@ package properties_test
 
 import (
 	"context"
+	"fmt"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
@@ -243,6 +245,40 @@ func TestMatchTags(t *testing.T) {
 	} {
 		if got := properties.MatchTags(expr, tags); got != want {
 			t.Errorf("MatchTags(%q) = %v, want %v", expr, got, want)
+		}
+	}
+}
+
+// bAnswersWrong answers uri.encode wrongly for a session id holding a "b".
+type bAnswersWrong struct{ ref refadapter.Reference }
+
+func (f *bAnswersWrong) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	resp := f.ref.Handle(ctx, req)
+	if id, _ := req.Arg("sessionId"); req.Op == protocol.OpURIEncode && strings.Contains(fmt.Sprint(id), "b") {
+		resp.Result = "dsh-session:x"
+	}
+	return resp
+}
+
+// A failing property reports the input rapid shrank it to, not the first one that failed.
+// Each request the transport sends has an id of its own; when the answer's id was in the
+// failure's message, rapid saw every smaller input fail differently and kept the first
+// (ids of 8 to 20 characters for these seeds, where 3 to 6 are left now).
+func TestFailingInputIsShrunk(t *testing.T) {
+	t.Parallel()
+	c := connect(t, &bAnswersWrong{})
+	for _, seed := range []uint64{1, 3, 11} {
+		cases := properties.Run(context.Background(), c, properties.Options{Checks: 100, Seed: seed, Selection: suite.Selection{Tags: "@uri.encode/agrees-with-reference"}, Oracle: &refadapter.Reference{}})
+		if len(cases) != 1 || cases[0].Status != result.Fail {
+			t.Fatalf("seed %d: %+v", seed, cases)
+		}
+		req, err := protocol.ParseRequest(cases[0].Input)
+		if err != nil {
+			t.Fatalf("seed %d: input %q: %v", seed, cases[0].Input, err)
+		}
+		id, _ := req.Arg("sessionId")
+		if s, _ := id.(string); !strings.Contains(s, "b") || utf8.RuneCountInString(s) > 6 {
+			t.Errorf("seed %d: the failing input is %s, not shrunk", seed, cases[0].Input)
 		}
 	}
 }
