@@ -390,7 +390,10 @@ func TestStoreMistakesFail(t *testing.T) {
 		{"plugin messages kept", func(s goport.SessionStore) goport.SessionStore { return pluginAsUser{s} }, "prepare|projection|retention"},
 		{"empty title falls back to the id", func(s goport.SessionStore) goport.SessionStore { return emptyTitleFallback{s} }, "candidates"},
 	} {
-		rep, err := conformancetest.Certify(context.Background(), storeMistake{view: tc.view}, conformancetest.Options{Checks: 20, Run: tc.run})
+		// The fixed checks alone: a property that fails here is shrunk for up to the runner's
+		// 10 s, through held reads that each wait out their abort grace (0.4 to 16 s of wall
+		// for this test, by rapid's seed), and the mistake must be caught without one anyway.
+		rep, err := conformancetest.Certify(context.Background(), storeMistake{view: tc.view}, conformancetest.Options{Run: "^(features|fixtures)/.*(" + tc.run + ")"})
 		if err != nil {
 			t.Fatal(err)
 		}
