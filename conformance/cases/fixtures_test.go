@@ -43,7 +43,7 @@ func build(t *testing.T) map[string][]byte {
 				if r, ok := resp.Err.Extra.Get("reads"); ok {
 					w.Reads, w.HasReads = r.([]any), true
 				}
-				if l, ok := resp.Err.Extra.Get("lists"); ok && gc.lists {
+				if l, ok := resp.Err.Extra.Get("lists"); ok {
 					w.Lists, w.HasLists = l.(float64), true
 				}
 				if w.Code == protocol.CodeProtocol || w.Code == protocol.CodeUnsupported {

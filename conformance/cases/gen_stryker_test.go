@@ -61,13 +61,13 @@ func candidatesStryker() gfile {
 		c("live-signal-query", "SR-CANCEL-8 SR-CAND-8", o("world", w, "agent", me, "query", "a", "cancel", "never")),
 		// The listing call itself aborts the signal: the service sees it already aborted when
 		// it waits (settleWithCancellation's immediate check).
-		c("aborted-by-the-listing-call", "SR-CANCEL-6", o("world", w, "agent", me, "cancel", "at-call")).withLists(),
+		c("aborted-by-the-listing-call", "SR-CANCEL-6", o("world", w, "agent", me, "cancel", "at-call")),
 		// An aborted listing must not start: the failed candidates reports that it listed
 		// nothing (the abort check before listSessions; the listing's own abort check would
 		// still answer SESSION_REFERENCE_CANCELLED).
-		c("aborted-before-listing-lists-nothing", "SR-CANCEL-5", o("world", w, "agent", me, "cancel", "before")).withLists(),
-		c("aborted-before-failing-listing-lists-nothing", "SR-CANCEL-5 SR-ERR-4", o("world", o("sessions", a(), "listError", "index broken"), "agent", me, "cancel", "before")).withLists(),
-		c("listing-failure-listed-once", "SR-CAND-10 SR-QUERY-1", o("world", o("sessions", a(), "listError", "index broken"), "agent", me)).withLists(),
+		c("aborted-before-listing-lists-nothing", "SR-CANCEL-5", o("world", w, "agent", me, "cancel", "before")),
+		c("aborted-before-failing-listing-lists-nothing", "SR-CANCEL-5 SR-ERR-4", o("world", o("sessions", a(), "listError", "index broken"), "agent", me, "cancel", "before")),
+		c("listing-failure-listed-once", "SR-CAND-10 SR-QUERY-1", o("world", o("sessions", a(), "listError", "index broken"), "agent", me)),
 	}}
 }
 

@@ -20,7 +20,6 @@ type gcase struct {
 	args     *wire.Object
 	profiles []string
 	traps    []string // spec/porting-traps.md ids the case is built to catch
-	lists    bool     // record a failed candidates' lists in want (see withLists)
 }
 
 type gfile struct {
@@ -33,9 +32,6 @@ func c(name string, reqs string, args *wire.Object) gcase {
 }
 
 func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g }
-
-// withLists makes the case check how many times a failed candidates listed sessions.
-func (g gcase) withLists() gcase { g.lists = true; return g }
 
 func generated() []gfile {
 	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
@@ -239,6 +235,8 @@ func candidatesFile() gfile {
 		cand("limit-max-safe", "SR-CAND-3", "limit", 9007199254740991),
 		cand("non-string-query", "SR-CAND-11 SR-ERR-2", "query", 42),
 		cand("invalid-limit-before-query-type", "SR-ERR-4", "query", 42, "limit", 0),
+		cand("query-type-before-cancel", "SR-CAND-11 SR-ERR-4", "cancel", "before", "query", 42),
+		cand("invalid-config-before-limit-and-query", "SR-ERR-4 SR-ERR-5", "config", o("maxReferences", 4), "limit", 0, "query", 42),
 		cand("aborted", "SR-CANCEL-5", "cancel", "before"),
 		cand("invalid-limit-before-cancel", "SR-CANCEL-7 SR-ERR-4", "cancel", "before", "limit", 0),
 		cand("aborted-while-listing", "SR-CANCEL-6", "cancel", "during-read"),

@@ -156,7 +156,8 @@ type Difference struct {
 	// Diff is compare.Diff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture.
 	Diff string
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
-	// codes), "reads" (same code, other reads), or "outcome" (one succeeded, one failed).
+	// codes), "reads" (same code, other reads of a prepare), "lists" (same code, other listing
+	// calls of a candidates), or "outcome" (one succeeded, one failed).
 	Fault string
 	// Source is empty for a generated request (shrunk by rapid); for a fixture-corpus
 	// request it names the fixture case (and the input of a chunked case), Traps its porting
@@ -347,6 +348,8 @@ func fault(a, b protocol.Response) string {
 		return "outcome"
 	case code(a) != code(b):
 		return "code"
+	case a.Err != nil && a.Err.Extra.Has("lists") || b.Err != nil && b.Err.Extra.Has("lists"):
+		return "lists"
 	}
 	return "reads"
 }
@@ -392,7 +395,7 @@ var requirements = map[string]string{
 }
 
 // Fixture returns the difference as a fixture file of one case: the shrunk request as args,
-// B's answer as want (a failed prepare's reads included). Only host.send differs between
+// B's answer as want (a failed prepare's reads and a failed candidates' lists included). Only host.send differs between
 // releases, so only its case is restricted to profile (empty: protocol.Spec).
 func (d *Difference) Fixture(profile string) cases.File {
 	w := cases.Want{OK: d.B.OK, Result: d.B.Result}
@@ -401,6 +404,11 @@ func (d *Difference) Fixture(profile string) cases.File {
 		if r, ok := d.B.Err.Extra.Get("reads"); ok {
 			if list, ok := r.([]any); ok {
 				w.Reads, w.HasReads = list, true
+			}
+		}
+		if l, ok := d.B.Err.Extra.Get("lists"); ok {
+			if n, ok := l.(float64); ok {
+				w.Lists, w.HasLists = n, true
 			}
 		}
 	}

@@ -69,3 +69,30 @@ func (h *tooManyEarly) Handle(ctx context.Context, req protocol.Request) protoco
 	}
 	return h.Reference.Handle(ctx, req)
 }
+
+// queryTypeAfterList is a protocol-level mutant (the Go API's query is a string): it lists
+// the sessions before it looks at the query's type, as a port that lowercases the query only
+// where it filters does (SR-CAND-11, SR-ERR-4). A query that is not a string then lists once
+// where the contract lists nothing, and an abort before the call is reported as cancelled.
+type queryTypeAfterList struct{ refadapter.Reference }
+
+func (h *queryTypeAfterList) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	q, given := req.Args.Get("query")
+	if _, isString := q.(string); req.Op != protocol.OpCandidates || !given || isString {
+		return h.Reference.Handle(ctx, req)
+	}
+	args := wire.NewObject()
+	for _, k := range req.Args.Keys() {
+		if k != "query" {
+			v, _ := req.Args.Get(k)
+			args.Set(k, v)
+		}
+	}
+	resp := h.Reference.Handle(ctx, protocol.Request{ID: req.ID, Op: req.Op, Args: args})
+	if !resp.OK {
+		return resp
+	}
+	return protocol.Response{ID: req.ID, Err: &protocol.Error{ // MUTANT: the query's type, after the listing
+		Message: "query.toLocaleLowerCase is not a function", Extra: wire.NewObject().Set("lists", float64(1)),
+	}}
+}

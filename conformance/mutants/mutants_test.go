@@ -99,6 +99,8 @@ func allMutants() []mutant {
 		knob("service/self-after-count", "self-reference checked after dedup and the TOO_MANY count", knobs{selfAfterCount: true}),
 		{name: "service/too-many-early", mistake: "TOO_MANY checked before the later elements are validated", handler: &tooManyEarly{}},
 		knob("service/limit-after-cancel", "limit validated after the cancellation check", knobs{limitAfterCancel: true}),
+		knob("service/limit-after-list", "limit validated once the sessions are listed, after the cancellation check", knobs{limitAfterList: true}),
+		{name: "service/query-type-after-list", mistake: "the query's type checked once the sessions are listed", handler: &queryTypeAfterList{}},
 		knob("service/titles-for-all", "titles read for every session even with an empty query", knobs{titlesForAll: true}),
 		knob("service/cwdless-last", "sessions without a cwd ranked last", knobs{cwdlessLast: true}),
 		knob("service/newest-first", "within a rank group, the newest session first instead of the listing's order", knobs{newestFirst: true}),

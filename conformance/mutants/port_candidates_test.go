@@ -95,7 +95,7 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 		}
 		return nil
 	}
-	if !s.p.k.limitAfterCancel {
+	if !s.p.k.limitAfterCancel && !s.p.k.limitAfterList {
 		if err := checkLimit(); err != nil {
 			return nil, err
 		}
@@ -112,6 +112,11 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 	listed, err := await(ctx, func(ctx context.Context) ([]sessionquery.Record, error) { return s.q.ListSessions(ctx) })
 	if err != nil {
 		return nil, err
+	}
+	if s.p.k.limitAfterList {
+		if err := checkLimit(); err != nil { // MUTANT: after the listing
+			return nil, err
+		}
 	}
 	type rec struct {
 		h     sessionquery.Header

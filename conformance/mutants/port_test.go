@@ -46,6 +46,7 @@ type knobs struct {
 	cancelFirst        bool // cancellation checked before the references
 	selfAfterCount     bool // self-reference checked after dedup and the count
 	limitAfterCancel   bool // the limit validated after the cancellation check
+	limitAfterList     bool // the limit validated once the sessions are listed
 	titlesForAll       bool // titles read for every session with an empty query
 	cwdlessLast        bool // sessions without a cwd ranked last
 	newestFirst        bool // within a rank group, the newest createdAt first
