@@ -338,6 +338,18 @@ func prepareFile() gfile {
 		prep("read-failure", "SR-PREP-7", refs(ref("broken"))),
 		prep("unknown-session", "SR-PREP-7", refs(ref("nobody"))),
 		prep("second-read-fails", "SR-PREP-7 SR-PREP-6", refs(ref("a"), ref("broken"), ref("b"))),
+		// Every read settles before any source is rendered (SR-ERR-3): a port that reads all,
+		// then renders source by source, checking each read's outcome as it comes to it,
+		// reports the first source's budget instead of the second's failed read.
+		prep("read-failure-before-budget", "SR-PREP-7 SR-PREP-9 SR-ERR-3", refs(ref("a"), ref("broken")), "config", o("maxReferenceBytes", 10)),
+		// Sources are rendered one by one in normalized order, each checked whole (SR-ERR-3):
+		// the first source's budget decides before a later surface that breaks the query
+		// contract, and that surface before a later source's budget.
+		// (a's label alone is over the 250 bytes; s's fixed part is well under them.)
+		c("budget-before-later-broken-surface", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", o("world", world(sess("a", events(userMsg("hi"))), brokenSurface("s")),
+			"agent", me, "content", "x", "references", refs(refL("a", strings.Repeat("L", 400)), ref("s")), "config", o("maxReferenceBytes", 250))),
+		c("broken-surface-before-later-budget", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", o("world", world(brokenSurface("s"), sess("a", events(userMsg("hi")))),
+			"agent", me, "content", "x", "references", refs(ref("s"), refL("a", strings.Repeat("L", 400))), "config", o("maxReferenceBytes", 250))),
 		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
 		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
 		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
@@ -495,4 +507,10 @@ func hostFile() gfile {
 		send("invalid-mention-rejected", "SR-HOST-7", false, "@[x](dsh-session:nope)"),
 		send("failed-read-rejected", "SR-HOST-7", true, "@[b]("+enc("broken")+")"),
 	}}
+}
+
+// brokenSurface is a session whose surface breaks the query contract (SR-QUERY-3) after a
+// valid message: an event of a kind the session-query service does not produce.
+func brokenSurface(id string) *wire.Object {
+	return sess(id, events(userMsg("u"), o("type", "system/notice", "data", o("text", "n"))))
 }

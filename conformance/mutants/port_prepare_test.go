@@ -78,7 +78,13 @@ func (s *portService) prepare(ctx context.Context, agent service.Agent, content 
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	surfaces, err := s.readAll(ctx, inputs)
+	var surfaces []sessionquery.Surface
+	var readErrs []error
+	if s.p.k.readFailureAtRender {
+		surfaces, readErrs, err = s.readAllSettled(ctx, inputs) // MUTANT: failures kept for the render loop
+	} else {
+		surfaces, err = s.readAll(ctx, inputs)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, cancelled(ctx.Err())
@@ -92,16 +98,34 @@ func (s *portService) prepare(ctx context.Context, agent service.Agent, content 
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	var datas []any
-	var srcRefs []service.SourceReference
-	for i, in := range inputs {
+	project := func(i int) ([]retention.Item, error) {
 		events := surfaces[i].Events
 		if s.p.k.projectToolResults { // MUTANT projectToolResults: a tool result is a user turn
 			events = toolResultsAsUserMessages(events)
 		}
-		items, err := retention.Project(events)
-		if err != nil {
-			return nil, err
+		return retention.Project(events)
+	}
+	projected := make([][]retention.Item, len(inputs))
+	if s.p.k.projectAllFirst {
+		for i := range inputs { // MUTANT: every source projected before any budget is checked
+			if readErrs == nil || readErrs[i] == nil {
+				if projected[i], err = project(i); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var datas []any
+	var srcRefs []service.SourceReference
+	for i, in := range inputs {
+		if readErrs != nil && readErrs[i] != nil { // MUTANT readFailureAtRender: after the earlier sources' budgets
+			return nil, errcode.Wrap(errcode.ReadFailed, "failed to read referenced session: "+readErrs[i].Error(), readErrs[i])
+		}
+		items := projected[i]
+		if !s.p.k.projectAllFirst {
+			if items, err = project(i); err != nil {
+				return nil, err
+			}
 		}
 		d, st, ok := s.retain(surfaces[i], in.Label, items)
 		if !ok {
@@ -199,6 +223,27 @@ func snapshotJSON(v any, k knobs) (string, error) {
 }
 
 // readAll is Promise.all over the surface reads.
+// readAllSettled reads every source concurrently and waits for them all, keeping each
+// read's failure beside its surface (Promise.allSettled) instead of failing at the first.
+func (s *portService) readAllSettled(ctx context.Context, inputs []service.Normalized) ([]sessionquery.Surface, []error, error) {
+	out, errs := make([]sessionquery.Surface, len(inputs)), make([]error, len(inputs))
+	done := make(chan struct{}, len(inputs))
+	for i, in := range inputs {
+		go func() {
+			out[i], errs[i] = s.q.ReadSurface(ctx, in.SessionID)
+			done <- struct{}{}
+		}()
+	}
+	for range inputs {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, nil, cancelled(ctx.Err())
+		}
+	}
+	return out, errs, nil
+}
+
 func (s *portService) readAll(ctx context.Context, inputs []service.Normalized) ([]sessionquery.Surface, error) {
 	out := make([]sessionquery.Surface, len(inputs))
 	if s.p.k.sequentialReads {

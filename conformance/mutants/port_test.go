@@ -42,18 +42,20 @@ type knobs struct {
 	projectToolResults  bool // tool/result events projected as user messages
 
 	// service
-	dedupLast          bool // dedup keeps the last label
-	cancelFirst        bool // cancellation checked before the references
-	selfAfterCount     bool // self-reference checked after dedup and the count
-	limitAfterCancel   bool // the limit validated after the cancellation check
-	limitAfterList     bool // the limit validated once the sessions are listed
-	titlesForAll       bool // titles read for every session with an empty query
-	cwdlessLast        bool // sessions without a cwd ranked last
-	newestFirst        bool // within a rank group, the newest createdAt first
-	emptyTitleFallback bool // an empty title falls back to the id
-	maxRefs4           bool // maxReferences 4 accepted
-	sequentialReads    bool // surfaces read one after the other, stopping at a failure
-	limitBeforeFilter  bool // with a query, the limit applied before filtering
+	dedupLast           bool // dedup keeps the last label
+	cancelFirst         bool // cancellation checked before the references
+	selfAfterCount      bool // self-reference checked after dedup and the count
+	limitAfterCancel    bool // the limit validated after the cancellation check
+	limitAfterList      bool // the limit validated once the sessions are listed
+	titlesForAll        bool // titles read for every session with an empty query
+	cwdlessLast         bool // sessions without a cwd ranked last
+	newestFirst         bool // within a rank group, the newest createdAt first
+	emptyTitleFallback  bool // an empty title falls back to the id
+	maxRefs4            bool // maxReferences 4 accepted
+	sequentialReads     bool // surfaces read one after the other, stopping at a failure
+	readFailureAtRender bool // every read awaited, a failure reported when its source's turn to render comes
+	projectAllFirst     bool // every source projected before any budget is checked
+	limitBeforeFilter   bool // with a query, the limit applied before filtering
 
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
