@@ -368,6 +368,18 @@ func prepareFile() gfile {
 		proj("text-blocks-joined", "SR-PROJ-4", userBlocks(textBlock("a"), textBlock(""), textBlock("b"))),
 		proj("non-string-text-ignored", "SR-PROJ-4", userBlocks(o("type", "text", "text", 5), textBlock("b"))),
 		proj("tool-results-excluded", "SR-PROJ-3", toolResult("out"), asstMsg("ok")),
+		// Only what a step reads must be well formed (spec, Projection): a skipped message's
+		// content and a tool result's data are never read; a block is read for its type, so a
+		// null block fails while a string, number, boolean or array block is ignored as any
+		// other block is (JavaScript reads a property of a primitive as undefined). A first
+		// draft that checks every event's shape, or every block's, gets these wrong.
+		proj("skipped-message-content-unread", "SR-PROJ-3 SR-QUERY-3",
+			o("type", "user/message", "data", o("role", "user", "content", "not an array", "source", o("kind", "plugin", "plugin", "x"))), userMsg("u")),
+		proj("tool-result-data-unread", "SR-PROJ-3 SR-QUERY-3", o("type", "tool/result", "data", o("output", nil)), asstMsg("ok")),
+		proj("primitive-blocks-ignored", "SR-PROJ-4", userBlocks("text", 5, true, a(textBlock("in an array")), o("text", "no type"), textBlock("b"))),
+		proj("null-block-fails", "SR-PROJ-4 SR-QUERY-3", userBlocks(textBlock("a"), nil)),
+		proj("content-not-an-array-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", "text", "source", o("kind", "user")))),
+		proj("assistant-without-message-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("content", a(textBlock("flat"))))),
 		proj("tool-result-shaped-like-a-message-excluded", "SR-PROJ-3", toolResultLike("tool output"), asstMsg("ok")),
 		proj("checkpoints-only", "SR-PROJ-1 SR-RET-10", checkpointMsg("first"), checkpointMsg("second")),
 		proj("checkpoint-after-messages", "SR-PROJ-5", userMsg("u"), checkpointMsg("s"), asstMsg("a")),
