@@ -489,6 +489,9 @@ func trapsOrder() []gfile {
 		cand("title-empty-is-not-absent", "SR-CAND-5", o("world", world(sess("me"), sess("e", title("")), sess("t", title("T"))), "agent", me), "TRAP-TYPE-NULL-ABSENT"),
 		cand("limit-0-is-not-absent", "SR-CAND-4", o("world", mixed(5), "agent", me, "limit", 0), "TRAP-TYPE-NULL-ABSENT"),
 		cand("query-empty-string-matches-all", "SR-CAND-11", o("world", mixed(5), "agent", me, "query", ""), "TRAP-TYPE-NULL-ABSENT"),
+		// An empty cwd is a cwd: not falsy, not absent (Python's `if cwd:`, a TypeScript `||`).
+		cand("cwd-empty-is-a-cwd", "SR-CAND-2 SR-CAND-9", o("world", world(sess("me", cwd("/repo")), sess("e", cwd("")), sess("n"), sess("r", cwd("/repo"))), "agent", me), "TRAP-TYPE-NULL-ABSENT"),
+		cand("agent-cwd-empty-ranks-empty-first", "SR-CAND-2", o("world", world(sess("r", cwd("/repo")), sess("n"), sess("e", cwd(""))), "agent", agentIn("me", "")), "TRAP-TYPE-NULL-ABSENT"),
 	}
 	w := world(sess("a", events(userMsg("from a"))), sess("b", events(userMsg("from b"))), sess("c", events(userMsg("from c"))),
 		sess("zz", events(userMsg("from zz"))), sess("broken", readErr("gone")))
@@ -525,6 +528,7 @@ func trapsOrder() []gfile {
 		prep("label-null-is-not-absent", "SR-PREP-1", refs(o("sessionId", "a", "label", nil))).trap("TRAP-TYPE-NULL-ABSENT"),
 		prep("label-absent-is-id", "SR-PREP-3", refs(o("sessionId", "a"))).trap("TRAP-TYPE-NULL-ABSENT"),
 		prep("label-empty-is-not-absent", "SR-PREP-3", refs(o("sessionId", "a", "label", ""))).trap("TRAP-TYPE-NULL-ABSENT"),
+		c("cwd-empty-is-not-null", "SR-PROJ-7", o("world", world(sess("e", cwd(""), events(userMsg("in e")))), "agent", agent("me"), "content", "x", "references", refs(ref("e")))).trap("TRAP-TYPE-NULL-ABSENT"),
 		prep("label-false-is-invalid", "SR-PREP-1", refs(o("sessionId", "a", "label", false))).trap("TRAP-TYPE-NULL-ABSENT"),
 		prep("limit-0-in-config-is-invalid", "SR-CONF-2", refs(ref("a")), "config", o("maxReferences", 0)).trap("TRAP-TYPE-NULL-ABSENT"),
 	)
