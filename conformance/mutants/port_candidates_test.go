@@ -71,6 +71,7 @@ func (s *portService) contains(h, n string) bool {
 }
 
 func (s *portService) rank(c, target *string) int {
+	c, target = s.p.k.trap.cwd(c), s.p.k.trap.cwd(target)
 	switch {
 	case c != nil && target != nil && s.p.k.trap.equal(*c, *target):
 		return 0
@@ -180,7 +181,7 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 	out = out[:min(lim, len(out))]
 	cands := make([]service.Candidate, len(out))
 	for i, r := range out {
-		cands[i] = service.Candidate{SessionID: r.h.ID, Label: r.label, CWD: r.h.CWD, CreatedAt: r.h.CreatedAt}
+		cands[i] = service.Candidate{SessionID: r.h.ID, Label: r.label, CWD: s.p.k.trap.cwd(r.h.CWD), CreatedAt: r.h.CreatedAt}
 	}
 	return cands, nil
 }

@@ -182,8 +182,8 @@ func dataValue(d retention.Data, k knobs) *jsjson.Object {
 		conv[i] = jsjson.NewObject().Set("role", string(m.Role)).Set("text", m.Text)
 	}
 	o := jsjson.NewObject().Set("sessionId", d.SessionID).Set("label", d.Label)
-	if d.CWD != nil {
-		o.Set("cwd", *d.CWD)
+	if cwd := k.trap.cwd(d.CWD); cwd != nil {
+		o.Set("cwd", *cwd)
 	} else {
 		o.Set("cwd", nil)
 	}

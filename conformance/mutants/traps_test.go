@@ -54,6 +54,15 @@ type trapKnobs struct {
 	stripAllBOMs   bool                                    // every leading BOM stripped, not one
 	utf8Unmapped   bool                                    // a strict UTF-8 decoder's error left unmapped
 	hashOrder      bool                                    // references in a hash set's order
+	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
+}
+
+// cwd is the header's cwd as the port sees it.
+func (t trapKnobs) cwd(c *string) *string {
+	if t.falsyCWD && c != nil && *c == "" {
+		return nil // MUTANT: Python's `if cwd:`, a TypeScript `cwd || undefined`
+	}
+	return c
 }
 
 func (t trapKnobs) equal(a, b string) bool {
@@ -158,6 +167,7 @@ func trapMutants() []mutant {
 		wireTrap("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
 		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
+		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}
 }
