@@ -93,6 +93,15 @@ func uriDecode() gfile {
 		d("escaped-slash", "SR-URI-6", b64(`"a\/b"`)),
 		d("whitespace-around-json", "SR-URI-6", b64(` "a" `)),
 		d("raw-control-character-escaped-differently", "SR-URI-6", b64(`"\u000a"`)),
+		// The payload alphabet's two non-alphanumerics (a decoder without the URL-safe
+		// alphabet drops or rejects them), and an id that is U+FFFD itself (valid UTF-8: a
+		// port that detects bad bytes by looking for U+FFFD in its decoded text rejects it).
+		d("payload-with-dash-and-underscore", "SR-URI-1 SR-URI-2", enc("~~~???>>>")),
+		d("replacement-character-id", "SR-URI-2", enc("\ufffd")),
+		// Escapes the re-encode check rejects beyond the listed ones: an uppercase-hex control
+		// escape, and an astral character written as its escaped surrogate pair.
+		d("uppercase-control-escape", "SR-URI-6", b64(`"\u001F"`)),
+		d("escaped-astral-pair", "SR-URI-6", b64(`"\ud83d\ude00"`)),
 	}}
 }
 
@@ -147,6 +156,30 @@ func mentionParse() gfile {
 		p("lone-surrogate-label", "SR-MENTION-4 SR-STR-1", m(u(`\ud800`), "s-1")),
 		p("label-high-surrogate-joins-following-low", "SR-MENTION-9 SR-STR-1", m(u(`a\ud83d`), "a")+u(`\ude00`)),
 		p("lone-surrogate-id-bare", "SR-MENTION-4 SR-STR-1", enc(u(`\udfff`))),
+		p("bare-payload-with-dash-and-underscore", "SR-MENTION-6 SR-URI-1", "see "+enc("~~~???>>>")+" now"),
+		// A bare run takes `-` and `_` too: a lone one is a payload that does not decode, and
+		// so is a run that swallows the next scheme's letters (no scanning for the next URI).
+		p("bare-dash-payload-fails", "SR-MENTION-6", "x dsh-session:- y"),
+		p("bare-underscore-payload-fails", "SR-MENTION-6", "x dsh-session:_ y"),
+		p("bare-run-takes-trailing-dash", "SR-MENTION-6", "see "+A+"-"),
+		p("bare-run-swallows-next-scheme", "SR-MENTION-6", A+A),
+		// The Markdown URI runs to the first `)`: a `(` or `]` inside it is part of the URI,
+		// which then does not decode (no fall back to the bare form).
+		p("paren-inside-markdown-uri", "SR-MENTION-5", "@[x]("+A+"(y)"),
+		p("nested-parens-inside-markdown-uri", "SR-MENTION-5", "@[x]("+A+",see(y))"),
+		p("bracket-inside-markdown-uri", "SR-MENTION-5", "@[x]("+A+"](y)"),
+		// A `]` not followed by `(dsh-session:` ends the label all the same: no lazy label that
+		// runs on to a later mention's `](`, no bracket balancing.
+		p("bracket-without-uri-before-a-mention", "SR-MENTION-8 SR-MENTION-3", "@[a](b) and "+m("c", "a")),
+		p("stray-bracket-then-uri", "SR-MENTION-8", "@[a](b) c]("+A+")"),
+		p("nested-brackets-not-balanced", "SR-MENTION-8 SR-MENTION-3", "@[[x]]("+A+")"),
+		// Text that ends inside the form: every scan stops at the end, no reference, no error.
+		p("ends-after-at-bracket", "SR-MENTION-8 SR-MENTION-9", "@["),
+		p("ends-after-backslash", "SR-MENTION-8 SR-MENTION-9", `@[x\`),
+		p("ends-after-bracket", "SR-MENTION-8 SR-MENTION-9", "@[x]"),
+		p("ends-after-paren", "SR-MENTION-8 SR-MENTION-9", "@[x]("),
+		p("ends-after-markdown-scheme", "SR-MENTION-7 SR-MENTION-8", "@[x](dsh-session:"),
+		p("ends-after-bare-scheme", "SR-MENTION-7", "see dsh-session:"),
 	}}
 }
 

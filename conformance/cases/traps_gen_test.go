@@ -257,7 +257,7 @@ func trapsURI() []gfile {
 		d("space-inside-payload", "SR-URI-4", "dsh-session:Im Ei", "TRAP-B64-ALPHABET"),
 		d("newline-inside-payload", "SR-URI-4", "dsh-session:Im\nEi", "TRAP-B64-ALPHABET"),
 		d("dot-inside-payload", "SR-URI-4", "dsh-session:Im.Ei", "TRAP-B64-ALPHABET"),
-		d("trailing-bits-set", "SR-URI-6", "dsh-session:ImEj", "TRAP-B64-TRAILING-BITS"),
+		d("trailing-bits-set", "SR-URI-6", "dsh-session:IiJ", "TRAP-B64-TRAILING-BITS"),
 		d("trailing-bits-set-two", "SR-URI-6", "dsh-session:ImFiIk", "TRAP-B64-TRAILING-BITS"),
 		d("dangling-sixth-bit-char", "SR-URI-5", A+"A", "TRAP-B64-TRAILING-BITS"),
 		d("unicode-digit-payload", "SR-URI-4", A+"٣", "TRAP-RE-WORD"),
