@@ -291,6 +291,18 @@ func candidatesFile() gfile {
 		c("duplicate-id-with-query-fails", "SR-CAND-13", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me, "query", "b")),
 		c("duplicate-id-beyond-limit-harmless", "SR-CAND-13", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me, "limit", 2)),
 		c("duplicate-self-id-harmless", "SR-CAND-13", o("world", world(sess("a"), sess("me"), sess("me")), "agent", me)),
+		// A query of blanks is a query, not "" (no trim, no IsNullOrWhiteSpace): every title
+		// is read and the filter keeps what contains a space.
+		c("blank-query-is-a-query", "SR-CAND-7 SR-CAND-8", o("world", world(sess("a", cwd("/x"), title("my notes"), created(1)), sess("b", cwd("/repo"), title("plain"), created(2)), sess("c", created(3))), "agent", me, "query", " ")),
+		c("blank-query-is-a-query-limited", "SR-CAND-7 SR-CAND-12", o("world", world(sess("a", cwd("/x"), title("my notes"), created(1)), sess("b", cwd("/repo"), title("plain"), created(2)), sess("c", created(3))), "agent", me, "query", " ", "limit", 1)),
+		// A failed title read labels with the id, and the query matches that label, not the
+		// title the failed read carried.
+		c("failed-title-read-matches-by-id", "SR-CAND-5 SR-CAND-8", o("world", world(sess("f", title("Tango"), titleErr("boom"), created(1)), sess("g", title("tango"), created(2))), "agent", me, "query", "TANGO")),
+		// createdAt is copied as the number it is, and a header's other keys go nowhere.
+		c("header-copied-not-spread", "SR-CAND-9", o("world", world(o("header", o("id", "a", "createdAt", 1.5, "title", "H", "label", "L", "live", true))), "agent", me)),
+		// A live signal changes no failure (SR-CANCEL-8).
+		c("live-signal-listing-failure", "SR-CANCEL-8 SR-CAND-10", o("world", o("sessions", a(), "listError", "index broken"), "agent", me, "cancel", "never")),
+		c("live-signal-duplicate-id", "SR-CANCEL-8 SR-CAND-13", o("world", world(sess("a"), sess("b"), sess("a")), "agent", me, "cancel", "never")),
 	}}
 }
 
@@ -383,6 +395,29 @@ func prepareFile() gfile {
 			"agent", me, "content", "x", "references", refs(refL("a", strings.Repeat("L", 400)), ref("s")), "config", o("maxReferenceBytes", 250))),
 		c("broken-surface-before-later-budget", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", o("world", world(brokenSurface("s"), sess("a", events(userMsg("hi")))),
 			"agent", me, "content", "x", "references", refs(ref("s"), refL("a", strings.Repeat("L", 400))), "config", o("maxReferenceBytes", 250))),
+		// References that are not iterable fail with no code before anything is read (a
+		// `references or []`, a nil slice read as empty, or one object taken as one reference
+		// each succeeds).
+		c("references-absent-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x")),
+		c("references-null-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", nil)),
+		c("references-object-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", ref("a"))),
+		c("references-number-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", 5)),
+		c("references-true-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", true)),
+		c("references-null-fails-before-abort", "SR-ERR-2 SR-ERR-3 SR-CANCEL-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", nil, "cancel", "before")),
+		// Nothing is rendered before every read settled: an abort while reading decides over a
+		// source that would not fit or whose surface breaks the query contract (a port that
+		// renders each source as its read arrives answers those instead), and a failed read
+		// decides over an earlier broken surface (a port that validates events inside its read).
+		c("abort-while-reading-before-budget", "SR-CANCEL-4 SR-ERR-3", o("world", world(sess("a"), sess("b")), "agent", me, "content", "x",
+			"references", refs(ref("a"), refL("b", strings.Repeat("L", 90))), "config", o("maxReferenceBytes", 100), "cancel", "during-read")),
+		c("abort-while-reading-before-broken-surface", "SR-CANCEL-4 SR-ERR-3 SR-QUERY-3", o("world", world(sess("a"), brokenSurface("b")), "agent", me, "content", "x",
+			"references", refs(ref("a"), ref("b")), "cancel", "during-read")),
+		c("read-failure-before-earlier-broken-surface", "SR-PREP-7 SR-ERR-3 SR-QUERY-3", o("world", world(brokenSurface("a"), sess("b", readErr("gone"))), "agent", me, "content", "x",
+			"references", refs(ref("a"), ref("b")))),
+		// A live signal changes no failure either (SR-CANCEL-8): not `signal != null` for
+		// aborted, no wrapper that answers every failure cancelled.
+		c("live-signal-read-failure", "SR-CANCEL-8 SR-PREP-7", o("world", world(sess("b", readErr("gone"))), "agent", me, "content", "x", "references", refs(ref("b")), "cancel", "never")),
+		c("live-signal-budget", "SR-CANCEL-8 SR-PREP-9", o("world", world(sess("a", events(userMsg("hi")))), "agent", me, "content", "x", "references", refs(ref("a")), "config", o("maxReferenceBytes", 10), "cancel", "never")),
 		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
 		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
 		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
@@ -414,6 +449,11 @@ func prepareFile() gfile {
 			o("type", "user/message", "data", o("role", "user", "content", a(textBlock("number source")), "source", 5)),
 			o("type", "user/message", "data", o("role", "user", "content", a(textBlock("array source")), "source", a(o("kind", "user")))),
 			userMsg("u")),
+		proj("content-absent-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "source", o("kind", "user")))),
+		proj("content-null-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", nil, "source", o("kind", "user")))),
+		proj("assistant-message-without-content-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("message", o()))),
+		proj("assistant-content-object-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("message", o("content", o())))),
+		proj("source-null-fails", "SR-PROJ-1 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", a(textBlock("u")), "source", nil))),
 		proj("null-block-fails", "SR-PROJ-4 SR-QUERY-3", userBlocks(textBlock("a"), nil)),
 		proj("content-not-an-array-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", "text", "source", o("kind", "user")))),
 		proj("assistant-without-message-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("content", a(textBlock("flat"))))),
@@ -485,6 +525,13 @@ func retentionFile() gfile {
 		c("empty-surface-at-fixed-size", "SR-RET-1 SR-RET-5", o("world", world(sess("s", surf(o("capturedThroughSeq", 0, "events", a())))), "agent", me, "content", "x", "references", refs(ref("s")), "config", o("maxReferenceBytes", emptyFixed))),
 		c("empty-surface-one-byte-below", "SR-RET-5", o("world", world(sess("s", surf(o("capturedThroughSeq", 0, "events", a())))), "agent", me, "content", "x", "references", refs(ref("s")), "config", o("maxReferenceBytes", emptyFixed-1))),
 		one("one-message-at-fixed-size", "SR-RET-5 SR-RET-6", oneFixed, userMsg("0123456789")),
+		// Dropped bytes are UTF-8 bytes of the text, blocks joined by "\n" (not code points,
+		// UTF-16 units or escaped JSON): 11 for "é😀<\"" + "\n" + "ü".
+		one("dropped-bytes-are-utf8-of-the-text", "SR-RET-10 SR-STR-3", 139, userBlocks(textBlock("é😀<\""), textBlock("ü")), asstMsg("y"), userMsg("z")),
+		// Each pass cuts the longest text again: two messages cut, one notice each, their
+		// omitted bytes summed (not one cut, not always the newest).
+		one("two-messages-cut", "SR-RET-10", 295, o("type", "user/message", "data", o("role", "user", "content", a(textBlock("<<<<<"+strings.Repeat("a", 60)+"<<<<<")),
+			"source", o("kind", "plugin", "plugin", "compact"))), asstMsg(strings.Repeat("b", 65))),
 		one("one-message-one-byte-below", "SR-RET-5", oneFixed-1, userMsg("0123456789")),
 		one("fits-exactly-untouched", "SR-RET-1", oneFixed+10, userMsg("0123456789")),
 		one("one-byte-over-no-room-for-notice", "SR-RET-4 SR-RET-6", oneFixed+9, userMsg("0123456789")),
