@@ -418,6 +418,11 @@ func prepareFile() gfile {
 		// aborted, no wrapper that answers every failure cancelled.
 		c("live-signal-read-failure", "SR-CANCEL-8 SR-PREP-7", o("world", world(sess("b", readErr("gone"))), "agent", me, "content", "x", "references", refs(ref("b")), "cancel", "never")),
 		c("live-signal-budget", "SR-CANCEL-8 SR-PREP-9", o("world", world(sess("a", events(userMsg("hi")))), "agent", me, "content", "x", "references", refs(ref("a")), "config", o("maxReferenceBytes", 10), "cancel", "never")),
+		// Preparation never lists sessions or reads titles (SR-QUERY-2): its answer carries no
+		// count of them, but a world whose listing and title reads fail fails a port that makes
+		// either call and passes the failure on.
+		c("never-lists-or-reads-titles", "SR-QUERY-2", o("world", o("sessions", a(sess("a", titleErr("title log unreadable"), events(userMsg("in a")))), "listError", "index broken"),
+			"agent", me, "content", "x", "references", refs(ref("a")))),
 		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
 		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
 		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
