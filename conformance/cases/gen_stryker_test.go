@@ -24,6 +24,15 @@ func uriEncodeStryker() gfile {
 		// JSON.stringify takes any value: a number or null encodes its JSON text.
 		c("number-id", "SR-URI-1", o("sessionId", 42)),
 		c("null-id", "SR-URI-1", o("sessionId", nil)),
+		// A port that accepts other values encodes them as JSON.stringify writes them (one that
+		// does not answers ADAPTER_UNSUPPORTED: not covered): integral and negative-zero
+		// numbers without a fraction, arrays without spaces, integer-like keys first.
+		c("integral-float-id", "SR-URI-1", o("sessionId", num("2.0"))).trap("TRAP-JSON-NUMBERS"),
+		c("negative-zero-id", "SR-URI-1", o("sessionId", num("-0"))).trap("TRAP-TYPE-NEGATIVE-ZERO"),
+		c("boolean-id", "SR-URI-1", o("sessionId", true)),
+		c("array-id", "SR-URI-1", o("sessionId", a(1, "a", nil, true))).trap("TRAP-JSON-SEPARATORS"),
+		c("object-id-integer-keys-first", "SR-URI-1", o("sessionId", o("b", 1, "1", 2))).trap("TRAP-JSON-KEY-ORDER"),
+		c("nested-object-id", "SR-URI-1", o("sessionId", o("a", a(num("1.5e300"), o("c", ""))))).trap("TRAP-JSON-NUMBERS", "TRAP-JSON-SEPARATORS"),
 		c("absent-id", "SR-URI-1", o()),
 	}}
 }
@@ -41,6 +50,8 @@ func mentionFormatStryker() gfile {
 	return gfile{"mention-format-stryker.yaml", protocol.OpMentionFormat, []gcase{
 		c("numeric-label", "SR-MENTION-2", o("sessionId", "a", "label", 5)),
 		c("numeric-id-without-label", "SR-MENTION-2", o("sessionId", 5)),
+		// With a string label, a session id of another type is encoded as uri.encode does.
+		c("array-id-with-label", "SR-MENTION-1 SR-URI-1", o("sessionId", a(1), "label", "x")),
 	}}
 }
 
