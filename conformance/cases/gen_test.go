@@ -423,6 +423,14 @@ func prepareFile() gfile {
 		// either call and passes the failure on.
 		c("never-lists-or-reads-titles", "SR-QUERY-2", o("world", o("sessions", a(sess("a", titleErr("title log unreadable"), events(userMsg("in a")))), "listError", "index broken"),
 			"agent", me, "content", "x", "references", refs(ref("a")))),
+		// An absent content stays absent in the answer (not null), with or without a source.
+		c("content-absent-left-out", "SR-PREP-8 SR-PREP-5", o("world", world(sess("a")), "agent", me, "references", a())),
+		c("content-absent-left-out-with-source", "SR-PREP-8", o("world", world(sess("a", events(userMsg("in a")))), "agent", me, "references", refs(ref("a")))),
+		// References are iterated as JavaScript iterates them: "" is an empty list, and each
+		// code unit of "ab" is an element that is not an object (an isinstance(list) check
+		// fails both with no code).
+		c("references-empty-string-is-empty", "SR-PREP-5 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", "")),
+		c("references-string-elements-invalid", "SR-PREP-1 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", "ab")),
 		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
 		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
 		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
@@ -459,6 +467,10 @@ func prepareFile() gfile {
 		proj("assistant-message-without-content-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("message", o()))),
 		proj("assistant-content-object-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("message", o("content", o())))),
 		proj("source-null-fails", "SR-PROJ-1 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", a(textBlock("u")), "source", nil))),
+		// A surface value that is no event at all fails with no code (no skipping it).
+		c("null-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a(nil, userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		c("string-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a("user/message", userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		c("typeless-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a(o("data", o()), userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
 		proj("null-block-fails", "SR-PROJ-4 SR-QUERY-3", userBlocks(textBlock("a"), nil)),
 		proj("content-not-an-array-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", "text", "source", o("kind", "user")))),
 		proj("assistant-without-message-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("content", a(textBlock("flat"))))),
