@@ -239,7 +239,7 @@ func (r *Record) Hash(name string) string {
 // result is parsed back and compared before it is returned, so a rewrite that would
 // not read back as intended is an error, never a file.
 func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) ([]byte, error) {
-	lines := bytes.SplitAfter(r.data, []byte("\n"))
+	lines := yamlLines(r.data)
 	// Replace from the end of each line backwards so earlier offsets stay valid.
 	entries := append([]Entry(nil), r.Entries...)
 	for i := len(entries) - 1; i >= 0; i-- {
@@ -358,4 +358,30 @@ func yamlKey(name string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// yamlLines splits data after each line break as YAML's scanner counts them (the parser's
+// line numbers): CRLF, a lone CR, LF, and NEL, LS and PS. Joined, the lines are data.
+func yamlLines(data []byte) [][]byte {
+	var lines [][]byte
+	start := 0
+	for i := 0; i < len(data); {
+		n := 0
+		switch {
+		case data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n':
+			n = 2
+		case data[i] == '\r' || data[i] == '\n':
+			n = 1
+		case bytes.HasPrefix(data[i:], []byte("\u0085")), bytes.HasPrefix(data[i:], []byte("\u2028")), bytes.HasPrefix(data[i:], []byte("\u2029")):
+			_, n = utf8.DecodeRune(data[i:])
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		lines = append(lines, data[start:i])
+		start = i
+	}
+	return append(lines, data[start:])
 }

@@ -242,3 +242,22 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// A record's lines are the lines YAML counts, whatever breaks them: CRLF, a lone CR, LF, NEL,
+// LS and PS. Rewrite finds each hash on the line the parser names and leaves the breaks be.
+func TestRewriteAcrossLineBreaks(t *testing.T) {
+	for _, br := range []string{"\r\n", "\r", "\n", "\u0085", "\u2028", "\u2029"} {
+		data := "README.md: " + h1 + br + "README.zh.md: " + h2 + br
+		rec, err := ParseRecord([]byte(data), SHA1)
+		if err != nil {
+			t.Fatalf("%q: %v", br, err)
+		}
+		out, err := rec.Rewrite(map[string]string{"README.zh.md": h1}, nil, SHA1)
+		if err != nil {
+			t.Fatalf("%q: %v", br, err)
+		}
+		if want := "README.md: " + h1 + br + "README.zh.md: " + h1 + br; string(out) != want {
+			t.Errorf("%q: rewrote\n%q, want\n%q", br, out, want)
+		}
+	}
+}
