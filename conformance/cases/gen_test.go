@@ -227,6 +227,8 @@ func candWorld() *wire.Object {
 func candidatesFile() gfile {
 	w := candWorld()
 	me := agentIn("me", "/repo")
+	// spaced has one title with a space in it, one without, and a session with no title.
+	spaced := world(sess("a", cwd("/x"), title("my notes"), created(1)), sess("b", cwd("/repo"), title("plain"), created(2)), sess("c", created(3)))
 	cand := func(name, reqs string, kv ...any) gcase {
 		args := o("world", w, "agent", me)
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -293,8 +295,8 @@ func candidatesFile() gfile {
 		c("duplicate-self-id-harmless", "SR-CAND-13", o("world", world(sess("a"), sess("me"), sess("me")), "agent", me)),
 		// A query of blanks is a query, not "" (no trim, no IsNullOrWhiteSpace): every title
 		// is read and the filter keeps what contains a space.
-		c("blank-query-is-a-query", "SR-CAND-7 SR-CAND-8", o("world", world(sess("a", cwd("/x"), title("my notes"), created(1)), sess("b", cwd("/repo"), title("plain"), created(2)), sess("c", created(3))), "agent", me, "query", " ")),
-		c("blank-query-is-a-query-limited", "SR-CAND-7 SR-CAND-12", o("world", world(sess("a", cwd("/x"), title("my notes"), created(1)), sess("b", cwd("/repo"), title("plain"), created(2)), sess("c", created(3))), "agent", me, "query", " ", "limit", 1)),
+		c("blank-query-is-a-query", "SR-CAND-7 SR-CAND-8", o("world", spaced, "agent", me, "query", " ")),
+		c("blank-query-is-a-query-limited", "SR-CAND-7 SR-CAND-12", o("world", spaced, "agent", me, "query", " ", "limit", 1)),
 		// A failed title read labels with the id, and the query matches that label, not the
 		// title the failed read carried.
 		c("failed-title-read-matches-by-id", "SR-CAND-5 SR-CAND-8", o("world", world(sess("f", title("Tango"), titleErr("boom"), created(1)), sess("g", title("tango"), created(2))), "agent", me, "query", "TANGO")),
@@ -342,6 +344,18 @@ func prepareFile() gfile {
 		}
 		return c(name, reqs, args)
 	}
+	// in is a prepare of content "x" for me over the world w, with the other arguments kv.
+	in := func(name, reqs string, w *wire.Object, kv ...any) gcase {
+		args := o("world", w, "agent", me, "content", "x")
+		for i := 0; i+1 < len(kv); i += 2 {
+			args.Set(kv[i].(string), norm(kv[i+1]))
+		}
+		return c(name, reqs, args)
+	}
+	// notAnEvent is a prepare of one source whose surface holds bad, then a valid message.
+	notAnEvent := func(name, reqs string, bad any) gcase {
+		return in(name, reqs, world(sess("s", surf(o("capturedThroughSeq", 2, "events", a(bad, userMsg("u")))))), "references", refs(ref("s")))
+	}
 	proj := func(name, reqs string, ev ...*wire.Object) gcase {
 		return c(name, reqs, o("world", world(sess("s", events(ev...))), "agent", me, "content", "x", "references", refs(ref("s"))))
 	}
@@ -361,17 +375,17 @@ func prepareFile() gfile {
 		prep("self-before-invalid-element", "SR-PREP-2 SR-ERR-3", refs(ref("me"), o("sessionId", 5))),
 		prep("invalid-element-after-too-many", "SR-PREP-4 SR-ERR-3", refs(ref("a"), ref("b"), ref("c"), ref("d"), o("label", "x"))),
 		prep("self-after-too-many", "SR-PREP-4 SR-ERR-3", refs(ref("a"), ref("b"), ref("c"), ref("d"), ref("me"))),
-		c("null-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(nil))),
-		c("string-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a("a"))),
-		c("number-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(7))),
-		c("array-element", "SR-PREP-1", o("world", w, "agent", me, "content", "x", "references", a(a("a")))),
+		in("null-element", "SR-PREP-1", w, "references", a(nil)),
+		in("string-element", "SR-PREP-1", w, "references", a("a")),
+		in("number-element", "SR-PREP-1", w, "references", a(7)),
+		in("array-element", "SR-PREP-1", w, "references", a(a("a"))),
 		prep("missing-session-id", "SR-PREP-1", refs(o("label", "x"))),
 		prep("numeric-session-id", "SR-PREP-1", refs(o("sessionId", 1))),
 		prep("null-label", "SR-PREP-1", refs(o("sessionId", "a", "label", nil))),
 		prep("numeric-label", "SR-PREP-1", refs(o("sessionId", "a", "label", 1))),
 		prep("extra-keys-ignored", "SR-PREP-1", refs(o("sessionId", "a", "label", "A", "uri", "x"))),
 		prep("unknown-empty-id", "SR-PREP-7", refs(ref(""))),
-		c("empty-id-source", "SR-PREP-6 SR-URI-2", o("world", world(sess("", events(userMsg("from the empty id")))), "agent", me, "content", "x", "references", refs(ref("")))),
+		in("empty-id-source", "SR-PREP-6 SR-URI-2", world(sess("", events(userMsg("from the empty id")))), "references", refs(ref(""))),
 		prep("zero-references", "SR-PREP-5", refs()),
 		prep("zero-references-aborted", "SR-PREP-5 SR-CANCEL-2", refs(), "cancel", "before"),
 		prep("aborted-before-reading", "SR-CANCEL-1", refs(ref("a")), "cancel", "before"),
@@ -391,46 +405,40 @@ func prepareFile() gfile {
 		// the first source's budget decides before a later surface that breaks the query
 		// contract, and that surface before a later source's budget.
 		// (a's label alone is over the 250 bytes; s's fixed part is well under them.)
-		c("budget-before-later-broken-surface", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", o("world", world(sess("a", events(userMsg("hi"))), brokenSurface("s")),
-			"agent", me, "content", "x", "references", refs(refL("a", strings.Repeat("L", 400)), ref("s")), "config", o("maxReferenceBytes", 250))),
-		c("broken-surface-before-later-budget", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", o("world", world(brokenSurface("s"), sess("a", events(userMsg("hi")))),
-			"agent", me, "content", "x", "references", refs(ref("s"), refL("a", strings.Repeat("L", 400))), "config", o("maxReferenceBytes", 250))),
+		in("budget-before-later-broken-surface", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", world(sess("a", events(userMsg("hi"))), brokenSurface("s")), "references", refs(refL("a", strings.Repeat("L", 400)), ref("s")), "config", o("maxReferenceBytes", 250)),
+		in("broken-surface-before-later-budget", "SR-PREP-9 SR-QUERY-3 SR-ERR-3", world(brokenSurface("s"), sess("a", events(userMsg("hi")))), "references", refs(ref("s"), refL("a", strings.Repeat("L", 400))), "config", o("maxReferenceBytes", 250)),
 		// References that are not iterable fail with no code before anything is read (a
 		// `references or []`, a nil slice read as empty, or one object taken as one reference
 		// each succeeds).
-		c("references-absent-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x")),
-		c("references-null-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", nil)),
-		c("references-object-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", ref("a"))),
-		c("references-number-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", 5)),
-		c("references-true-fails", "SR-ERR-2 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", true)),
-		c("references-null-fails-before-abort", "SR-ERR-2 SR-ERR-3 SR-CANCEL-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", nil, "cancel", "before")),
+		in("references-absent-fails", "SR-ERR-2 SR-ERR-3", world(sess("a"))),
+		in("references-null-fails", "SR-ERR-2 SR-ERR-3", world(sess("a")), "references", nil),
+		in("references-object-fails", "SR-ERR-2 SR-ERR-3", world(sess("a")), "references", ref("a")),
+		in("references-number-fails", "SR-ERR-2 SR-ERR-3", world(sess("a")), "references", 5),
+		in("references-true-fails", "SR-ERR-2 SR-ERR-3", world(sess("a")), "references", true),
+		in("references-null-fails-before-abort", "SR-ERR-2 SR-ERR-3 SR-CANCEL-3", world(sess("a")), "references", nil, "cancel", "before"),
 		// Nothing is rendered before every read settled: an abort while reading decides over a
 		// source that would not fit or whose surface breaks the query contract (a port that
 		// renders each source as its read arrives answers those instead), and a failed read
 		// decides over an earlier broken surface (a port that validates events inside its read).
-		c("abort-while-reading-before-budget", "SR-CANCEL-4 SR-ERR-3", o("world", world(sess("a"), sess("b")), "agent", me, "content", "x",
-			"references", refs(ref("a"), refL("b", strings.Repeat("L", 90))), "config", o("maxReferenceBytes", 100), "cancel", "during-read")),
-		c("abort-while-reading-before-broken-surface", "SR-CANCEL-4 SR-ERR-3 SR-QUERY-3", o("world", world(sess("a"), brokenSurface("b")), "agent", me, "content", "x",
-			"references", refs(ref("a"), ref("b")), "cancel", "during-read")),
-		c("read-failure-before-earlier-broken-surface", "SR-PREP-7 SR-ERR-3 SR-QUERY-3", o("world", world(brokenSurface("a"), sess("b", readErr("gone"))), "agent", me, "content", "x",
-			"references", refs(ref("a"), ref("b")))),
+		in("abort-while-reading-before-budget", "SR-CANCEL-4 SR-ERR-3", world(sess("a"), sess("b")), "references", refs(ref("a"), refL("b", strings.Repeat("L", 90))), "config", o("maxReferenceBytes", 100), "cancel", "during-read"),
+		in("abort-while-reading-before-broken-surface", "SR-CANCEL-4 SR-ERR-3 SR-QUERY-3", world(sess("a"), brokenSurface("b")), "references", refs(ref("a"), ref("b")), "cancel", "during-read"),
+		in("read-failure-before-earlier-broken-surface", "SR-PREP-7 SR-ERR-3 SR-QUERY-3", world(brokenSurface("a"), sess("b", readErr("gone"))), "references", refs(ref("a"), ref("b"))),
 		// A live signal changes no failure either (SR-CANCEL-8): not `signal != null` for
 		// aborted, no wrapper that answers every failure cancelled.
-		c("live-signal-read-failure", "SR-CANCEL-8 SR-PREP-7", o("world", world(sess("b", readErr("gone"))), "agent", me, "content", "x", "references", refs(ref("b")), "cancel", "never")),
-		c("live-signal-budget", "SR-CANCEL-8 SR-PREP-9", o("world", world(sess("a", events(userMsg("hi")))), "agent", me, "content", "x", "references", refs(ref("a")), "config", o("maxReferenceBytes", 10), "cancel", "never")),
+		in("live-signal-read-failure", "SR-CANCEL-8 SR-PREP-7", world(sess("b", readErr("gone"))), "references", refs(ref("b")), "cancel", "never"),
+		in("live-signal-budget", "SR-CANCEL-8 SR-PREP-9", world(sess("a", events(userMsg("hi")))), "references", refs(ref("a")), "config", o("maxReferenceBytes", 10), "cancel", "never"),
 		// Preparation never lists sessions or reads titles (SR-QUERY-2): its answer carries no
 		// count of them, but a world whose listing and title reads fail fails a port that makes
 		// either call and passes the failure on.
-		c("never-lists-or-reads-titles", "SR-QUERY-2", o("world", o("sessions", a(sess("a", titleErr("title log unreadable"), events(userMsg("in a")))), "listError", "index broken"),
-			"agent", me, "content", "x", "references", refs(ref("a")))),
+		in("never-lists-or-reads-titles", "SR-QUERY-2", o("sessions", a(sess("a", titleErr("title log unreadable"), events(userMsg("in a")))), "listError", "index broken"), "references", refs(ref("a"))),
 		// An absent content stays absent in the answer (not null), with or without a source.
 		c("content-absent-left-out", "SR-PREP-8 SR-PREP-5", o("world", world(sess("a")), "agent", me, "references", a())),
 		c("content-absent-left-out-with-source", "SR-PREP-8", o("world", world(sess("a", events(userMsg("in a")))), "agent", me, "references", refs(ref("a")))),
 		// References are iterated as JavaScript iterates them: "" is an empty list, and each
 		// code unit of "ab" is an element that is not an object (an isinstance(list) check
 		// fails both with no code).
-		c("references-empty-string-is-empty", "SR-PREP-5 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", "")),
-		c("references-string-elements-invalid", "SR-PREP-1 SR-ERR-3", o("world", world(sess("a")), "agent", me, "content", "x", "references", "ab")),
+		in("references-empty-string-is-empty", "SR-PREP-5 SR-ERR-3", world(sess("a")), "references", ""),
+		in("references-string-elements-invalid", "SR-PREP-1 SR-ERR-3", world(sess("a")), "references", "ab"),
 		prep("session-without-surface", "SR-PROJ-7", refs(ref("empty"))),
 		prep("content-string-detached", "SR-PREP-8", refs(ref("a")), "content", "hello\u2028<world>"),
 		prep("content-object-detached", "SR-PREP-8", refs(ref("a")), "content", o("nested", a(1, "two", o("three", nil)))),
@@ -468,21 +476,21 @@ func prepareFile() gfile {
 		proj("assistant-content-object-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("message", o("content", o())))),
 		proj("source-null-fails", "SR-PROJ-1 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", a(textBlock("u")), "source", nil))),
 		// A surface value that is no event at all fails with no code (no skipping it).
-		c("null-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a(nil, userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
-		c("string-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a("user/message", userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
-		c("typeless-event-fails", "SR-QUERY-3", o("world", world(sess("s", surf(o("capturedThroughSeq", 2, "events", a(o("data", o()), userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
+		notAnEvent("null-event-fails", "SR-QUERY-3", nil),
+		notAnEvent("string-event-fails", "SR-QUERY-3", "user/message"),
+		notAnEvent("typeless-event-fails", "SR-QUERY-3", o("data", o())),
 		proj("null-block-fails", "SR-PROJ-4 SR-QUERY-3", userBlocks(textBlock("a"), nil)),
 		proj("content-not-an-array-fails", "SR-PROJ-4 SR-QUERY-3", o("type", "user/message", "data", o("role", "user", "content", "text", "source", o("kind", "user")))),
 		proj("assistant-without-message-fails", "SR-PROJ-2 SR-QUERY-3", o("type", "assistant/message", "data", o("content", a(textBlock("flat"))))),
 		proj("tool-result-shaped-like-a-message-excluded", "SR-PROJ-3", toolResultLike("tool output"), asstMsg("ok")),
 		proj("checkpoints-only", "SR-PROJ-1 SR-RET-10", checkpointMsg("first"), checkpointMsg("second")),
 		proj("checkpoint-after-messages", "SR-PROJ-5", userMsg("u"), checkpointMsg("s"), asstMsg("a")),
-		c("null-captured-seq-and-cwd", "SR-PROJ-7", o("world", world(sess("s", surf(o("capturedThroughSeq", nil, "events", a(userMsg("u")))))), "agent", me, "content", "x", "references", refs(ref("s")))),
-		c("captured-seq-number-forms", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(1e21, 1e-7, 1e6), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
-		c("captured-seq-number-forms-2", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(0.30000000000000004, 123456789012345680000, 5e-324), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
-		c("captured-seq-number-forms-3", "SR-STR-6 SR-PROJ-7", o("world", seqWorld(-1.5, 1.7976931348623157e308, 0.000001), "agent", me, "content", "x", "references", refs(ref("s0"), ref("s1"), ref("s2")))),
-		c("json-hostile-snapshot", "SR-STR-2 SR-PROMPT-2", o("world", world(sess(u(`i\"d\\<`), cwd(u(`C:\\dir\u2028`)), events(userMsg(u(`</referenced-sessions>\u0000\u001f\u007f&>`))))), "agent", me, "content", "x", "references", refs(refL(u(`i\"d\\<`), u(`<l\u2029>`))))),
-		c("lone-surrogates-kept-untruncated", "SR-STR-1 SR-STR-2", o("world", world(sess("s", events(userMsg(u(`a\ud800b\udc00`))))), "agent", me, "content", "x", "references", refs(refL("s", u(`\udbff`))))),
+		in("null-captured-seq-and-cwd", "SR-PROJ-7", world(sess("s", surf(o("capturedThroughSeq", nil, "events", a(userMsg("u")))))), "references", refs(ref("s"))),
+		in("captured-seq-number-forms", "SR-STR-6 SR-PROJ-7", seqWorld(1e21, 1e-7, 1e6), "references", refs(ref("s0"), ref("s1"), ref("s2"))),
+		in("captured-seq-number-forms-2", "SR-STR-6 SR-PROJ-7", seqWorld(0.30000000000000004, 123456789012345680000, 5e-324), "references", refs(ref("s0"), ref("s1"), ref("s2"))),
+		in("captured-seq-number-forms-3", "SR-STR-6 SR-PROJ-7", seqWorld(-1.5, 1.7976931348623157e308, 0.000001), "references", refs(ref("s0"), ref("s1"), ref("s2"))),
+		in("json-hostile-snapshot", "SR-STR-2 SR-PROMPT-2", world(sess(u(`i\"d\\<`), cwd(u(`C:\\dir\u2028`)), events(userMsg(u(`</referenced-sessions>\u0000\u001f\u007f&>`))))), "references", refs(refL(u(`i\"d\\<`), u(`<l\u2029>`)))),
+		in("lone-surrogates-kept-untruncated", "SR-STR-1 SR-STR-2", world(sess("s", events(userMsg(u(`a\ud800b\udc00`))))), "references", refs(refL("s", u(`\udbff`)))),
 	}}
 }
 

@@ -395,8 +395,9 @@ var requirements = map[string]string{
 }
 
 // Fixture returns the difference as a fixture file of one case: the shrunk request as args,
-// B's answer as want (a failed prepare's reads and a failed candidates' lists included). Only host.send differs between
-// releases, so only its case is restricted to profile (empty: protocol.Spec).
+// B's answer as want (a failed prepare's reads and a failed candidates' lists included).
+// Only host.send differs between releases, so only its case is restricted to profile
+// (empty: protocol.Spec).
 func (d *Difference) Fixture(profile string) cases.File {
 	w := cases.Want{OK: d.B.OK, Result: d.B.Result}
 	if !d.B.OK && d.B.Err != nil {

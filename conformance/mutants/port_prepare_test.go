@@ -222,7 +222,6 @@ func snapshotJSON(v any, k knobs) (string, error) {
 	return string(j), nil
 }
 
-// readAll is Promise.all over the surface reads.
 // readAllSettled reads every source concurrently and waits for them all, keeping each
 // read's failure beside its surface (Promise.allSettled) instead of failing at the first.
 func (s *portService) readAllSettled(ctx context.Context, inputs []service.Normalized) ([]sessionquery.Surface, []error, error) {
@@ -244,6 +243,7 @@ func (s *portService) readAllSettled(ctx context.Context, inputs []service.Norma
 	return out, errs, nil
 }
 
+// readAll is Promise.all over the surface reads.
 func (s *portService) readAll(ctx context.Context, inputs []service.Normalized) ([]sessionquery.Surface, error) {
 	out := make([]sessionquery.Surface, len(inputs))
 	if s.p.k.sequentialReads {
