@@ -1,6 +1,6 @@
 // Package protocol is the adapter protocol's wire format (spec/protocol.md): one JSON request
 // per line to the adapter, one JSON response per line back. Messages are read and written
-// with package jsjson, so strings keep lone surrogates as \udXXX escapes.
+// with the kit's own codec, package wire, so strings keep lone surrogates as \udXXX escapes.
 package protocol
 
 import (
