@@ -303,7 +303,16 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	defer func() { rep.Timeouts = conn.Timeouts() }()
 	client, err := conn.Hello(ctx)
 	if err != nil && interrupted(parent) != "" {
-		r.skipAll(rep, "not run: interrupted")
+		// Stopped during hello: every selected check is listed, not run.
+		for _, part := range Parts {
+			p := report.Part{Name: part, Note: "not run: interrupted"}
+			if slices.Contains(r.Parts, part) && (r.Shards == 0 || r.hasShardUnits(part)) {
+				cs := r.notRun(part, result.NotCovered, "not run: interrupted")
+				p.Counts = report.CountCases(cs)
+				rep.Cases = append(rep.Cases, cs...)
+			}
+			rep.Parts = append(rep.Parts, p)
+		}
 		return rep
 	}
 	if err != nil {

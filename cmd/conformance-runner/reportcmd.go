@@ -73,11 +73,15 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		docs = append(docs, d)
 	}
-	if err := report.WriteFile(*out, func(w io.Writer) error {
+	page := output{"--html", *out, func(w io.Writer) error {
 		return html.Write(w, docs, html.Options{Title: *title, Labels: names})
-	}); err != nil {
+	}}
+	if err := writeOutput(page, stdout); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner report: %v\n", err)
 		return report.ExitUsage
+	}
+	if *out == "-" {
+		return 0
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d report%s)\n", *out, len(docs), map[bool]string{true: "", false: "s"}[len(docs) == 1])
 	return 0

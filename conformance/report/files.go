@@ -236,9 +236,20 @@ func WriteFile(path string, write func(io.Writer) error) error {
 	}
 	switch kind {
 	case kindThrough:
-		return writeThrough(path, os.O_WRONLY, write)
-	case kindAppend:
-		return writeThrough(path, os.O_WRONLY|os.O_APPEND, write)
+		return writeThrough(path, write)
+	case kindStream:
+		// Through the stream itself, at its offset: a second descriptor would write over
+		// what the stream writes, or it over the report.
+		st, _ := os.Stat(path)
+		bw := bufio.NewWriterSize(stdStream(st), 1<<16)
+		err := write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("report %s: %w", path, err)
+		}
+		return nil
 	}
 	mode := os.FileMode(0o644)
 	if kind == kindRegular {
@@ -274,8 +285,8 @@ func WriteFile(path string, write func(io.Writer) error) error {
 }
 
 // writeThrough writes to a device or FIFO in place.
-func writeThrough(path string, flag int, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, flag, 0)
+func writeThrough(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return fmt.Errorf("report %s: %w", path, err)
 	}
@@ -299,17 +310,17 @@ const (
 	kindNew     fileKind = iota // nothing there yet: made atomically
 	kindRegular                 // a regular file, or a link to one: replaced atomically
 	kindThrough                 // a device or FIFO, or a link to one: written in place
-	kindAppend                  // the file that is this process's stdout or stderr: appended to
+	kindStream                  // the regular file that is this process's stdout or stderr
 )
 
-// isStdStream reports whether st is the file this process's stdout or stderr writes to.
-func isStdStream(st fs.FileInfo) bool {
+// stdStream returns os.Stdout or os.Stderr when st is the regular file it writes to, or nil.
+func stdStream(st fs.FileInfo) *os.File {
 	for _, f := range []*os.File{os.Stdout, os.Stderr} {
 		if fst, err := f.Stat(); err == nil && os.SameFile(st, fst) {
-			return true
+			return f
 		}
 	}
-	return false
+	return nil
 }
 
 // pathKind says how WriteFile writes path, and the file it replaces (the link's target for a
@@ -340,17 +351,20 @@ func pathKind(path string) (fileKind, string, error) {
 		if err != nil {
 			return 0, "", fmt.Errorf("a symbolic link whose target cannot be used: %w", unwrapPath(err))
 		}
-		if target, err = filepath.EvalSymlinks(path); err != nil {
-			return 0, "", err
-		}
 	}
 	m := st.Mode()
 	switch {
-	case m.IsRegular() && isStdStream(st):
+	case m.IsRegular() && stdStream(st) != nil:
 		// /dev/stdout (or a link to it) while stdout is a file: replacing that file would
-		// cut it from the process writing to it; the report is appended, as >> would.
-		return kindAppend, path, nil
+		// cut it from the process writing to it; the report is written to the stream.
+		return kindStream, path, nil
 	case m.IsRegular():
+		if lst.Mode()&fs.ModeSymlink != 0 {
+			// The link stays; the file it names is replaced.
+			if target, err = filepath.EvalSymlinks(path); err != nil {
+				return 0, "", err
+			}
+		}
 		return kindRegular, target, nil
 	case m.IsDir():
 		return 0, "", errors.New("is a folder; want a file name")
@@ -394,7 +408,7 @@ func CheckPath(path string) error {
 			}
 			g.Close()
 		}
-	case kindThrough, kindAppend:
+	case kindThrough, kindStream:
 		st, err := os.Stat(path)
 		if err == nil && st.Mode()&fs.ModeNamedPipe == 0 {
 			g, err := os.OpenFile(path, os.O_WRONLY, 0)
