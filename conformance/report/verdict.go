@@ -145,12 +145,14 @@ func (v VerdictSummary) Kind() Outcome {
 	return OutcomeUndecided
 }
 
-// Short is the verdict's headline, or its summary when it has none (an older report).
+// Short is the verdict's headline; for a report written before headlines, its summary up to
+// the first failure's cause ("; first: …"), which may quote a whole response.
 func (v VerdictSummary) Short() string {
 	if v.Headline != "" {
 		return v.Headline
 	}
-	return v.Summary
+	s, _, _ := strings.Cut(v.Summary, "; first:")
+	return s
 }
 
 // Certified reports whether the verdict certifies what it covered: conformant or partial.
