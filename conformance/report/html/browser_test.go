@@ -174,11 +174,12 @@ func TestPageInBrowser(t *testing.T) {
 	layout, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]float64](`(function(){
 		var cells=document.querySelectorAll('#verdict td.v'),tallest=0,longest=0;
 		cells.forEach(function(c){tallest=Math.max(tallest,c.getBoundingClientRect().height);longest=Math.max(longest,c.textContent.length)});
-		return {scroll:document.documentElement.scrollWidth,width:window.innerWidth,cells:cells.length,tallest:tallest,longest:longest}})()`))
+		var wide=0,sec=document.getElementById('verdict');sec.querySelectorAll('*').forEach(function(e){if(e.getBoundingClientRect().right>sec.getBoundingClientRect().right+1||e.scrollWidth>e.clientWidth+1&&e.clientWidth>0)wide++});
+		return {scroll:document.documentElement.scrollWidth,width:window.innerWidth,cells:cells.length,tallest:tallest,longest:longest,wide:wide}})()`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if layout["scroll"] > layout["width"] || int(layout["cells"]) != len(docs) || layout["longest"] > 200 || layout["tallest"] > 120 {
+	if layout["scroll"] > layout["width"] || int(layout["cells"]) != len(docs) || layout["longest"] > 200 || layout["tallest"] > 120 || layout["wide"] > 0 {
 		t.Errorf("verdict table at 1280 px: %v (want no horizontal scroll, one short cell per implementation)", layout)
 	}
 
