@@ -143,6 +143,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkOutputs(outs); err != nil {
 		return usageErr(stderr, err.Error())
 	}
+	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
+		if err := report.CheckPath(sum); err != nil {
+			return usageErr(stderr, "$GITHUB_STEP_SUMMARY: "+err.Error())
+		}
+	}
 	// A report on stdout ("-") keeps stdout for it alone: the text report goes to stderr.
 	text := stdout
 	for _, o := range outs {
