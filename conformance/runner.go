@@ -307,7 +307,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		for _, part := range Parts {
 			p := report.Part{Name: part, Note: "not run: interrupted"}
 			if slices.Contains(r.Parts, part) && (r.Shards == 0 || r.hasShardUnits(part)) {
-				cs := r.notRun(part, result.NotCovered, "not run: interrupted")
+				cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
 				p.Counts = report.CountCases(cs)
 				rep.Cases = append(rep.Cases, cs...)
 			}
@@ -342,7 +342,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			p.Note = "in another shard"
 		case interrupted(parent) != "":
 			p.Note = "not run: interrupted"
-			cs := r.notRun(part, result.NotCovered, "not run: interrupted")
+			cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
 		case conn.Unusable() != "":
@@ -355,6 +355,9 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		default:
 			t0 := time.Now()
 			cs, note := r.runPart(ctx, part, client, rep.Seed, st)
+			if interrupted(parent) != "" {
+				cs = append(cs, r.notRunYet(part, cs)...)
+			}
 			p.Elapsed = time.Since(t0)
 			p.Note = note
 			p.Counts = report.CountCases(cs)
@@ -386,6 +389,22 @@ func (r Runner) notRun(part string, st result.Status, msg string) []result.Case 
 		}
 	}
 	return cs
+}
+
+// notRunYet lists the checks of part that a run stopped mid-part did not report in done, as
+// not covered, "not run: interrupted": the report still counts the whole selection.
+func (r Runner) notRunYet(part string, done []result.Case) []result.Case {
+	seen := map[string]bool{}
+	for _, c := range done {
+		seen[c.Name] = true
+	}
+	var out []result.Case
+	for _, c := range r.notRun(part, result.NotCovered, report.NotRunInterrupted) {
+		if !seen[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (r Runner) skipAll(rep *report.Report, note string) {
@@ -514,7 +533,7 @@ func interrupted(ctx context.Context) string {
 func markInterrupted(rep *report.Report) {
 	for i, c := range rep.Cases {
 		if c.Status == result.Error {
-			rep.Cases[i].Status, rep.Cases[i].Message = result.NotCovered, "not run: interrupted ("+oneLine(c.Message)+")"
+			rep.Cases[i].Status, rep.Cases[i].Message = result.NotCovered, report.NotRunInterrupted+" ("+oneLine(c.Message)+")"
 		}
 	}
 	for i := range rep.Parts {

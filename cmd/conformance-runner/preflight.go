@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
@@ -26,11 +28,18 @@ func positiveFlags(fs *pflag.FlagSet, names ...string) error {
 			continue
 		}
 		if v := f.Value.String(); v == "0" || v == "0s" {
-			return fmt.Errorf("--%s %s: want a positive value (the default is %s)", n, v, f.DefValue)
+			def := f.DefValue
+			if d, ok := shownDefaults[n]; ok {
+				def = d
+			}
+			return fmt.Errorf("--%s %s: want a positive value (leave the flag out for the default, %s)", n, v, def)
 		}
 	}
 	return nil
 }
+
+// shownDefaults are the defaults of flags whose zero value stands for them.
+var shownDefaults = map[string]string{"checks": strconv.Itoa(properties.DefaultChecks)}
 
 // checkDir checks --dir: it must be an existing folder, or the adapter's start fails with a
 // message that blames the adapter's program.

@@ -45,7 +45,7 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 	}
 	p, present := o.Get("protocol")
 	if p != float64(protocol.Version) {
-		return nil, fmt.Errorf("hello: %s; the kit speaks protocol %d (the number %d)", describeProtocol(p, present), protocol.Version, protocol.Version)
+		return nil, fmt.Errorf("%s; the kit speaks protocol %d (the number %d)", describeProtocol(p, present), protocol.Version, protocol.Version)
 	}
 	cl.Hello.Protocol = protocol.Version
 	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }

@@ -169,6 +169,9 @@ func newVerdict(code int, o Outcome, headline, detail string) VerdictSummary {
 	return v
 }
 
+// NotRunInterrupted begins the message of a check an interrupted run did not run.
+const NotRunInterrupted = "not run: interrupted"
+
 // InterruptCode is the exit code of a run stopped by the named signal: 143 for SIGTERM,
 // 130 otherwise (SIGINT, or a caller's cancellation).
 func InterruptCode(signal string) int {
@@ -191,7 +194,13 @@ func (r *Report) verdict() VerdictSummary {
 	run := t.Pass + t.Fail + t.Error // the checks that ran, or were meant to, on the adapter
 	switch {
 	case r.Interrupted != "":
-		h := fmt.Sprintf("interrupted by %s after %d of %s", r.Interrupted, t.Pass+t.Fail, plural(t.Total, "check"))
+		ran := 0
+		for _, c := range r.Cases {
+			if !strings.HasPrefix(c.Message, NotRunInterrupted) {
+				ran++
+			}
+		}
+		h := fmt.Sprintf("interrupted by %s after %d of %s", r.Interrupted, ran, plural(t.Total, "check"))
 		d := ""
 		if t.Fail > 0 {
 			h += fmt.Sprintf(" (%d failed)", t.Fail)
