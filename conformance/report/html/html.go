@@ -526,7 +526,7 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 	if c.Diagnosis != "" {
 		b.WriteString("<dt>first differing input</dt><dd><code>" + escText(clip(c.Diagnosis, 400)) + "</code></dd>")
 	}
-	rerun := "conformance-runner --run '" + strings.ReplaceAll(c.Rerun, "'", `'\''`) + "'"
+	rerun := rerunCommand(p.impls[i].doc) + " --run " + shellQuote(c.Rerun)
 	if c.Seed != 0 {
 		rerun += " --seed " + strconv.FormatUint(c.Seed, 10)
 	}
@@ -917,6 +917,23 @@ func badge(d *report.Document) string {
 	return fmt.Sprintf(`<svg class="badge" width="%d" height="20" role="img" aria-label="conformance: %s"><title>conformance: %s</title><rect width="%d" height="20" rx="3" fill="#555"/><rect x="%d" width="%d" height="20" rx="3" fill="%s"/><rect x="%d" width="4" height="20" fill="%s"/><g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11"><text x="6" y="14">conformance</text><text x="%d" y="14">%s</text></g></svg>`,
 		l+r, esc(msg), esc(msg), l+r, l, r, color, l, color, l+6, esc(msg))
 }
+
+// rerunCommand is the start of a command line that reruns a check of d as d was run: the
+// adapter (unless it was in-process: the embedded reference, or a Go port's own test) and
+// the profile, so a pasted line never certifies the embedded reference instead.
+func rerunCommand(d *report.Document) string {
+	cmd := "conformance-runner"
+	if d.Adapter != "" && !strings.HasSuffix(d.Adapter, "(in-process)") && d.Adapter != "in-process" {
+		cmd += " --adapter " + shellQuote(d.Adapter)
+	}
+	if d.Spec != "" {
+		cmd += " --profile " + shellQuote(d.Spec)
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // esc escapes s for an attribute value or element content.
 func esc(s string) string { return escape(s, true) }

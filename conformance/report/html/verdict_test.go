@@ -56,3 +56,20 @@ func TestVerdictCellIsOneLine(t *testing.T) {
 		t.Errorf("verdict cell: %.400s", cell)
 	}
 }
+
+// TestRerunNamesTheAdapter: a failure card's rerun line reruns the check on the adapter that
+// failed it, in its profile; for the in-process reference it names no adapter.
+func TestRerunNamesTheAdapter(t *testing.T) {
+	d := broken(realRuns(t)[0], 400)
+	d.Adapter = "node it's/adapter.js"
+	p := page(t, []*report.Document{d}, html.Options{})
+	want := "conformance-runner --adapter &#39;node it&#39;\\&#39;&#39;s/adapter.js&#39; --profile &#39;0.0.1-rc.1&#39; --run &#39;^"
+	if !strings.Contains(p, want) && !strings.Contains(p, strings.ReplaceAll(want, "&#39;", "'")) {
+		i := strings.Index(p, "<dt>rerun</dt>")
+		t.Errorf("rerun line: %.300s", p[max(i, 0):])
+	}
+	ref := broken(realRuns(t)[0], 400)
+	if p := page(t, []*report.Document{ref}, html.Options{}); strings.Contains(p, "--adapter") {
+		t.Error("the in-process reference's rerun line names an adapter")
+	}
+}
