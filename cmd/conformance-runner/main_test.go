@@ -165,6 +165,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--json", "/nonexistent-sessionref-dir/r.json"}, 2, ""},
 		{[]string{"--html", "-", "--json", "-"}, 2, ""},
 		{[]string{"--adapter", "no-such-sessionref-program --x"}, 2, ""},
+		{[]string{"--adapter", "./main_test.go"}, 2, ""}, // not executable
 		// hello's protocol of another type is named as such.
 		{[]string{"--adapter", fake + ` -mode bad-protocol -protocol '"1"'`}, 3, `"protocol" is the string "1", not a number`},
 		{[]string{"--adapter", fake + " -mode bad-protocol -protocol null"}, 3, `"protocol" is null, not a number`},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,8 @@ func checkProgram(argv []string, dir string) error {
 			return fmt.Errorf("adapter program %s: %v%s", prog, unwrapPath(err), dirNote(dir))
 		case st.IsDir():
 			return fmt.Errorf("adapter program %s: is a folder%s", prog, dirNote(dir))
+		case runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
+			return fmt.Errorf("adapter program %s: not executable (chmod +x it, or name its interpreter: --adapter 'node %s')", prog, prog)
 		}
 		return nil
 	}
