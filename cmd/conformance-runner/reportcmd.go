@@ -20,7 +20,7 @@ spec with each clause's checks. Give several reports (the reference, a port, the
 package in both profiles) to compare them.
 
 Flags:
-  --html FILE     the page to write (required)
+  --html FILE     the page to write (required; - is stdout)
   --label NAME    a column's name, once per report in order (default: the adapter's hello)
   --title T       the page's title
 `
