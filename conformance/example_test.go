@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -45,4 +46,15 @@ func ExampleRunner() {
 	// fail uri-encode/empty-id {"id":3,"op":"uri.encode","args":{"sessionId":""}}
 	// result differs
 	// rerun: --run ^fixtures/uri-encode/empty-id$
+}
+
+// A signal handler cancels the run's context with an Interrupt: the run ends interrupted,
+// with the exit code a shell gives the signal, and its report lists what did not run.
+func ExampleInterrupt() {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(conformance.Interrupt{Signal: os.Interrupt}) // as if SIGINT came at once
+	rep := conformance.Runner{Parts: []string{conformance.PartProperties}}.Run(ctx)
+	fmt.Println(rep.Verdict.Outcome, rep.Verdict.Code, rep.Interrupted, rep.Totals.Total == rep.Totals.NotCovered)
+	// Output:
+	// interrupted 130 SIGINT true
 }

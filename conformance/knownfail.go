@@ -196,9 +196,9 @@ func (st *runState) finish(rep *report.Report) {
 	rep.Warnings = append(rep.Warnings, unmatched...)
 	rep.Warnings = append(rep.Warnings, fixed...)
 	if len(fixed) > 0 && rep.Verdict.Code == report.ExitConformant {
-		rep.Verdict = report.VerdictSummary{Code: report.ExitNotConformant,
-			Summary: fmt.Sprintf("%s now %s: remove %s from the known failures; first: %s",
-				checksWordN(len(fixed), "known failure"), passWord(len(fixed)), themWord(len(fixed)), fixed[0])}
+		h := fmt.Sprintf("%s now %s: remove %s from the known failures", checksWordN(len(fixed), "known failure"), passWord(len(fixed)), themWord(len(fixed)))
+		rep.Verdict = report.VerdictSummary{Code: report.ExitNotConformant, Outcome: report.OutcomeNotConformant,
+			Headline: h, Summary: h + "; first: " + fixed[0]}
 	}
 }
 

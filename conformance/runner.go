@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
@@ -237,7 +239,8 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Warnings = append(rep.Warnings, "the run cannot start: "+err.Error())
 		r.skipAll(rep, "not run: "+err.Error())
 		rep.Finish() // no check: a usage error
-		rep.Verdict.Summary = "the run cannot start: " + err.Error()
+		rep.Verdict.Headline = "the run cannot start: " + err.Error()
+		rep.Verdict.Summary = rep.Verdict.Headline
 		return rep
 	}
 	r = n
@@ -253,8 +256,14 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Shard = fmt.Sprintf("%d/%d", r.Shard, r.Shards)
 	}
 	st := newRunState(&r)
+	parent := ctx
 	defer func() {
 		rep.Elapsed = time.Since(start)
+		if why := interrupted(parent); why != "" {
+			// Stopped by the caller (a signal): what finished stands, nothing is blamed.
+			rep.Interrupted, rep.Unusable = why, ""
+			markInterrupted(rep)
+		}
 		if m, err := r.coverage(); err != nil {
 			rep.Warnings = append(rep.Warnings, "coverage matrix: "+err.Error())
 		} else {
@@ -293,6 +302,19 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	}()
 	defer func() { rep.Timeouts = conn.Timeouts() }()
 	client, err := conn.Hello(ctx)
+	if err != nil && interrupted(parent) != "" {
+		// Stopped during hello: every selected check is listed, not run.
+		for _, part := range Parts {
+			p := report.Part{Name: part, Note: "not run: interrupted"}
+			if slices.Contains(r.Parts, part) && (r.Shards == 0 || r.hasShardUnits(part)) {
+				cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
+				p.Counts = report.CountCases(cs)
+				rep.Cases = append(rep.Cases, cs...)
+			}
+			rep.Parts = append(rep.Parts, p)
+		}
+		return rep
+	}
 	if err != nil {
 		rep.Unusable = "hello: " + oneLine(err.Error())
 		if !conn.InProcess() {
@@ -318,16 +340,24 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			p.Note = "not selected"
 		case r.Shards > 0 && !r.hasShardUnits(part):
 			p.Note = "in another shard"
+		case interrupted(parent) != "":
+			p.Note = "not run: interrupted"
+			cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
+			p.Counts = report.CountCases(cs)
+			rep.Cases = append(rep.Cases, cs...)
 		case conn.Unusable() != "":
 			// Every check the part would make is an error, not run: the report counts the
 			// whole selection, and says why none of these ran.
 			p.Note = "not run: adapter unusable"
-			cs := r.notRun(part, "not run: adapter unusable: "+oneLine(conn.Unusable()))
+			cs := r.notRun(part, result.Error, "not run: adapter unusable: "+oneLine(conn.Unusable()))
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
 		default:
 			t0 := time.Now()
 			cs, note := r.runPart(ctx, part, client, rep.Seed, st)
+			if interrupted(parent) != "" {
+				cs = append(cs, r.notRunYet(part, cs)...)
+			}
 			p.Elapsed = time.Since(t0)
 			p.Note = note
 			p.Counts = report.CountCases(cs)
@@ -344,8 +374,8 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	return rep
 }
 
-// notRun lists the checks part would make (as List does) as errors with message msg.
-func (r Runner) notRun(part, msg string) []result.Case {
+// notRun lists the checks part would make (as List does) with status st and message msg.
+func (r Runner) notRun(part string, st result.Status, msg string) []result.Case {
 	lr := r
 	lr.Checks, lr.Progress = 1, nil
 	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: newLister(r.Profile)})
@@ -355,10 +385,26 @@ func (r Runner) notRun(part, msg string) []result.Case {
 	cs, _ := lr.runPart(context.Background(), part, c, 1, newRunState(&lr))
 	for i := range cs {
 		if cs[i].Status != result.FixtureBug && cs[i].Message != suite.Skipped {
-			cs[i].Status, cs[i].Message, cs[i].Input, cs[i].Want, cs[i].Got, cs[i].Diff = result.Error, msg, "", "", "", ""
+			cs[i].Status, cs[i].Message, cs[i].Input, cs[i].Want, cs[i].Got, cs[i].Diff = st, msg, "", "", "", ""
 		}
 	}
 	return cs
+}
+
+// notRunYet lists the checks of part that a run stopped mid-part did not report in done, as
+// not covered, "not run: interrupted": the report still counts the whole selection.
+func (r Runner) notRunYet(part string, done []result.Case) []result.Case {
+	seen := map[string]bool{}
+	for _, c := range done {
+		seen[c.Name] = true
+	}
+	var out []result.Case
+	for _, c := range r.notRun(part, result.NotCovered, report.NotRunInterrupted) {
+		if !seen[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (r Runner) skipAll(rep *report.Report, note string) {
@@ -448,6 +494,57 @@ func clipLine(s string, n int) string {
 // argvWarning shows the adapter command as the runner split it, so a quoting mistake (a
 // lost backslash, a path split at a space) is visible at once.
 func (r Runner) argvWarning() string { return "adapter command as run: " + r.target().Argv() }
+
+// Interrupt is the cause to give the context of Run (context.WithCancelCause) when a signal
+// stops a run: the report is then interrupted, names the signal, and its verdict's exit code
+// is report.ExitInterrupted (130) for SIGINT, report.ExitTerminated (143) for SIGTERM.
+type Interrupt struct{ Signal os.Signal }
+
+// Error implements the error interface.
+func (i Interrupt) Error() string { return "interrupted by " + signalName(i.Signal) }
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// interrupted names what stopped ctx, the caller's context of Run, or returns "" while it
+// runs: a signal (Interrupt) by its name, any other cancellation as "cancelled". The run's
+// own deadline is not an interruption: it is the adapter's slowness, reported as such.
+func interrupted(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return ""
+	}
+	var in Interrupt
+	if errors.As(context.Cause(ctx), &in) {
+		return signalName(in.Signal)
+	}
+	return "cancelled"
+}
+
+// markInterrupted makes the checks that failed to run because the run was stopped (errors
+// once the context ended: a cancelled call) not covered, "not run: interrupted": they say
+// nothing of the adapter.
+func markInterrupted(rep *report.Report) {
+	for i, c := range rep.Cases {
+		if c.Status == result.Error {
+			rep.Cases[i].Status, rep.Cases[i].Message = result.NotCovered, report.NotRunInterrupted+" ("+oneLine(c.Message)+")"
+		}
+	}
+	for i := range rep.Parts {
+		rep.Parts[i].Counts = report.Counts{}
+		for _, c := range rep.Cases {
+			if c.Part == rep.Parts[i].Name {
+				rep.Parts[i].Counts.Add(c.Status)
+			}
+		}
+	}
+}
 
 // IsUsage reports whether err is a *UsageError.
 func IsUsage(err error) bool {

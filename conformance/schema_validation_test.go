@@ -360,7 +360,7 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 		{"report.schema.json", "", false, strings.Replace(rep, `"rerun":"^fixtures/uri-decode/x$",`, ``, 1)},
 		{"report.schema.json", "", false, strings.Replace(rep, `"SR-URI-3"`, `"URI-3"`, 1)},
 		{"report.schema.json", "", false, strings.Replace(rep, `"first":`, `"firstDiff":`, 1)},
-		{"report.schema.json", "", false, strings.Replace(rep, `"verdict":{"code":1`, `"verdict":{"code":4`, 1)},
+		{"report.schema.json", "", false, strings.Replace(rep, `"verdict":{"code":1`, `"verdict":{"code":5`, 1)},
 
 		{"fixture.schema.json", "", true, fixture},
 		{"fixture.schema.json", "", false, strings.Replace(fixture, `"version":1`, `"version":2`, 1)},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,6 +68,7 @@ type actionFile struct {
 			Uses string            `yaml:"uses"`
 			Run  string            `yaml:"run"`
 			Env  map[string]string `yaml:"env"`
+			With map[string]string `yaml:"with"`
 		} `yaml:"steps"`
 	} `yaml:"runs"`
 }
@@ -90,7 +92,13 @@ func TestActionYAML(t *testing.T) {
 			if !regexp.MustCompile(`@(v\d+|[0-9a-f]{40})$`).MatchString(s.Uses) {
 				t.Errorf("step %q uses %q, not pinned", s.Name, s.Uses)
 			}
-			uploads = uploads || strings.HasPrefix(s.Uses, "actions/upload-artifact@")
+			if strings.HasPrefix(s.Uses, "actions/upload-artifact@") {
+				uploads = true
+				// One name per job (a matrix uploads once per job) and every report.
+				if !strings.Contains(s.With["name"], "steps.certify.outputs.artifact-name") || !strings.Contains(s.With["path"], "steps.certify.outputs.paths") {
+					t.Errorf("the upload step's name %q and path %q are not certify.sh's", s.With["name"], s.With["path"])
+				}
+			}
 		}
 		for _, m := range regexp.MustCompile(`\$GITHUB_ACTION_PATH/(\S+?)"`).FindAllStringSubmatch(s.Run, -1) {
 			if _, err := os.Stat(filepath.Join(repoRoot, m[1])); err != nil {
@@ -100,6 +108,50 @@ func TestActionYAML(t *testing.T) {
 	}
 	if !uploads {
 		t.Error("the action does not upload the JUnit report")
+	}
+}
+
+// TestCertifyScript runs action/certify.sh as two jobs of a --shard matrix: each writes the
+// JUnit, JSON and HTML reports and names an artifact of its own.
+func TestCertifyScript(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, err := filepath.Abs(filepath.Join(repoRoot, "action", "certify.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, shard := range []string{"1/2", "2/2"} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "github-output")
+		cmd := exec.Command("bash", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "RUNNER_BIN="+tool(t, "conformance-runner"), "GITHUB_OUTPUT="+out, "GITHUB_JOB=certify",
+			"GITHUB_STEP_SUMMARY=", "ARGS="+strings.Join([]string{"--shard", shard, "--part", "fixtures"}, "\n"))
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("certify.sh: %v\n%s", err, b)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := string(b)
+		name := regexp.MustCompile(`(?m)^artifact-name=(.*)$`).FindStringSubmatch(o)
+		if name == nil || !strings.HasPrefix(name[1], "conformance-certify-shard-"+strings.Replace(shard, "/", "-of-", 1)+"-") || names[name[1]] {
+			t.Errorf("shard %s: artifact name %q (taken: %v)", shard, name, names)
+		} else {
+			names[name[1]] = true
+		}
+		for _, f := range []string{"conformance-junit.xml", "conformance-report.json", "conformance-report.html"} {
+			p := filepath.Join(dir, f)
+			if _, err := os.Stat(p); err != nil || !strings.Contains(o, "\n"+p+"\n") {
+				t.Errorf("shard %s: %s not written or not in the paths to upload: %v\n%s", shard, f, err, o)
+			}
+		}
+		if !strings.Contains(o, "exit-code=0\n") {
+			t.Errorf("shard %s: %s", shard, o)
+		}
 	}
 }
 

@@ -92,5 +92,9 @@ func parseShard(s string) (k, n int, err error) {
 	if !ok || err1 != nil || err2 != nil {
 		return 0, 0, fmt.Errorf("--shard %q: want K/N, e.g. 1/4", s)
 	}
+	if n < 1 || k < 1 || k > n {
+		// 0/0 would silently run everything: a matrix with a typo would certify N times.
+		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, e.g. 1/4", s)
+	}
 	return k, n, nil
 }

@@ -151,9 +151,24 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--part", "properties", "--tags", "@nothing-has-this"}, 2, "no check was run"},
 		{[]string{"extra"}, 2, ""},
 		{[]string{"--run", "("}, 2, ""},
-		{[]string{"--run", "^fixtures/uri-encode/ascii-id$", "--adapter", fake + " -mode wrong-result -op uri.encode"}, 1, "1 check failed: not conformant; first: fixtures uri-encode/ascii-id"},
+		{[]string{"--run", "^fixtures/uri-encode/ascii-id$", "--adapter", fake + " -mode wrong-result -op uri.encode"}, 1, "not conformant: 1 of 1 check failed; first: fixtures uri-encode/ascii-id"},
 		{[]string{"--run", "zzz-no-such-check"}, 2, "no check was run"},
 		{[]string{"--skip", "["}, 2, ""},
+		// Found before the run: flags at 0, a shard of nothing, a missing --dir or
+		// report folder, an adapter program that is not there.
+		{[]string{"--timeout", "0"}, 2, ""},
+		{[]string{"--deadline", "0s"}, 2, ""},
+		{[]string{"--max-timeouts", "0"}, 2, ""},
+		{[]string{"--checks", "0"}, 2, ""},
+		{[]string{"--shard", "0/0"}, 2, ""},
+		{[]string{"--dir", "/nonexistent-sessionref-dir"}, 2, ""},
+		{[]string{"--json", "/nonexistent-sessionref-dir/r.json"}, 2, ""},
+		{[]string{"--html", "-", "--json", "-"}, 2, ""},
+		{[]string{"--adapter", "no-such-sessionref-program --x"}, 2, ""},
+		{[]string{"--adapter", "./main_test.go"}, 2, ""}, // not executable
+		// hello's protocol of another type is named as such.
+		{[]string{"--adapter", fake + ` -mode bad-protocol -protocol '"1"'`}, 3, `"protocol" is the string "1", not a number`},
+		{[]string{"--adapter", fake + " -mode bad-protocol -protocol null"}, 3, `"protocol" is null, not a number`},
 		{[]string{"--skip", "^fixtures/(traps-)?uri-encode(-stryker)?/", "--adapter", fake + " -mode wrong-result -op uri.encode", "--part", "fixtures"}, 0, "partial"},
 	}
 	// The runs are side by side (this test is not parallel: TestSignalsEndTheRun signals

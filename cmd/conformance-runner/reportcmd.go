@@ -20,7 +20,7 @@ spec with each clause's checks. Give several reports (the reference, a port, the
 package in both profiles) to compare them.
 
 Flags:
-  --html FILE     the page to write (required)
+  --html FILE     the page to write (required; - is stdout)
   --label NAME    a column's name, once per report in order (default: the adapter's hello)
   --title T       the page's title
 `
@@ -73,11 +73,15 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		docs = append(docs, d)
 	}
-	if err := report.WriteFile(*out, func(w io.Writer) error {
+	page := output{"--html", *out, func(w io.Writer) error {
 		return html.Write(w, docs, html.Options{Title: *title, Labels: names})
-	}); err != nil {
+	}}
+	if err := writeOutput(page, stdout); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner report: %v\n", err)
 		return report.ExitUsage
+	}
+	if *out == "-" {
+		return 0
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d report%s)\n", *out, len(docs), map[bool]string{true: "", false: "s"}[len(docs) == 1])
 	return 0

@@ -73,6 +73,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *version {
 		return versionCmd(nil, stdout, stderr)
 	}
+	if err := positiveFlags(fs, "timeout", "deadline", "max-timeouts", "checks"); err != nil {
+		return usageErr(stderr, err.Error())
+	}
+	if err := checkDir(*dir); err != nil {
+		return usageErr(stderr, err.Error())
+	}
 	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Checks: *checks, Seed: *seed, RequireAll: *requireAll, MaxFail: *maxFail}
 	r.MaxTimeouts, r.Deadline = *maxTimeout, *deadline
 	if err := sel.apply(&r); err != nil {
@@ -80,6 +86,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	argv, err := ad.argv(dash, *dir)
 	if err != nil {
+		return usageErr(stderr, err.Error())
+	}
+	if err := checkProgram(argv, *dir); err != nil {
 		return usageErr(stderr, err.Error())
 	}
 	r.Command = argv
@@ -112,43 +121,94 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(stderr, err.Error())
 	}
+	// The reports read rep, set once the run is over.
+	var rep *report.Report
+	outs := []output{
+		{"--junit", *junitFile, func(w io.Writer) error { return rep.WriteJUnit(w) }},
+		{"--json", *jsonFile, func(w io.Writer) error { return rep.WriteJSON(w) }},
+		{"--markdown", *mdFile, func(w io.Writer) error { return rep.WriteMarkdown(w) }},
+		{"--html", *htmlFile, func(w io.Writer) error {
+			return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
+		}},
+		{"--cucumber-messages", *msgFile, func(w io.Writer) error {
+			_, err := w.Write(messages.Bytes())
+			return err
+		}},
+	}
+	for i := range outs {
+		if isStdout(outs[i].path) {
+			outs[i].path = "-"
+		}
+	}
+	if err := checkOutputs(outs); err != nil {
+		return usageErr(stderr, err.Error())
+	}
+	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
+		if err := report.CheckPath(sum); err != nil {
+			return usageErr(stderr, "$GITHUB_STEP_SUMMARY: "+err.Error())
+		}
+	}
+	// A report on stdout ("-") keeps stdout for it alone: the text report goes to stderr.
+	text := stdout
+	for _, o := range outs {
+		if o.path == "-" {
+			text = stderr
+		}
+	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
-	context.AfterFunc(ctx, stop) // the first signal ends the run, with reports; a second kills
-	rep := runner.Run(ctx)
+	rep = runner.Run(ctx)
+	stop() // from here a signal kills, as it would without the runner's handler
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
 	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
 
-	code = rep.Verdict.Code
-	for _, f := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{*junitFile, rep.WriteJUnit}, {*jsonFile, rep.WriteJSON}, {*mdFile, rep.WriteMarkdown}, {*htmlFile, func(w io.Writer) error {
-		return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
-	}}, {*msgFile, func(w io.Writer) error {
-		_, err := w.Write(messages.Bytes())
-		return err
-	}}} {
-		if f.path == "" {
+	for _, o := range outs {
+		if o.path == "" {
 			continue
 		}
-		if err := report.WriteFile(f.path, f.write); err != nil {
+		if err := writeOutput(o, stdout); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
-			if code == report.ExitConformant {
-				code = report.ExitUsage
-			}
+			rep.NotWritten(err)
 		}
 	}
 	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
 		if err := report.AppendFile(sum, rep.WriteMarkdown); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
+			rep.NotWritten(err)
 		}
 	}
-	if err := rep.WriteTextWith(stdout, report.TextOptions{Verbose: *verbose}); err != nil {
+	// The text report is last, and its last line states rep.Verdict.Code: what this returns.
+	if err := rep.WriteTextWith(text, report.TextOptions{Verbose: *verbose}); err != nil {
 		return report.ExitUsage
 	}
-	return code
+	return rep.Verdict.Code
+}
+
+// interruptContext returns a context that SIGINT or SIGTERM cancels with the cause
+// conformance.Interrupt, so the run ends "interrupted" with 130 or 143 and its reports hold
+// what finished. stop restores the signals' default action: a second signal kills.
+func interruptContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs) // the first signal ends the run, with reports; a second kills
+			cancel(conformance.Interrupt{Signal: s})
+		case <-done:
+		}
+	}()
+	var once bool
+	return ctx, func() {
+		if !once {
+			once = true
+			signal.Stop(sigs)
+			close(done)
+		}
+	}
 }
 
 // parseFlags parses a (sub)command's flags and takes no positional argument. done reports

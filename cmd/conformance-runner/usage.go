@@ -24,13 +24,15 @@ The adapter:
   --adapter-arg ARG     with it, --adapter is the program itself, unsplit, and each
                         --adapter-arg (repeatable) one argument
   -- CMD ARG...         or put the adapter's program and arguments last, after --
-  --dir DIR             the adapter's working directory
+  --dir DIR             the adapter's working directory (an existing folder)
   --timeout D           per-call timeout, e.g. 300ms or 30s (default 10s); a call past it is an
                         error, and the adapter is killed and restarted
   --max-timeouts N      calls that may time out in the whole run before the adapter is declared
                         unusable and the remaining checks are errors, not run (default 5)
   --deadline D          bound on the whole run, e.g. 30m (default 10m); past it, the same:
                         the remaining checks are errors, not run
+                        (0 for --timeout, --max-timeouts, --deadline or --checks is refused:
+                        leave the flag out for the default)
 
 Selecting checks (list flags are repeatable and take comma-separated values):
   --part P[,P]          parts to run: features, fixtures, properties (default all)
@@ -54,9 +56,11 @@ Running:
   --checks N            rapid inputs per property (default 100)
   --seed N              rapid seed; the report always prints the one used, so a failure reproduces
   --max-fail N          stop after N failures; the checks not run are reported not covered
+                        (default 0: no limit)
   --require-all         a check not covered (an op the adapter does not support) fails the run
 
-Reporting:
+Reporting (FILE "-" is stdout, the text report then goes to stderr; every path is checked
+before the run; a device or FIFO is written through, never replaced; a file keeps its mode):
   -v, --verbose         add the coverage matrix (per requirement) and every not-covered check
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report
@@ -67,8 +71,16 @@ Reporting:
   --progress MODE       auto (on a terminal), always or never (default auto)
   --version             print the version (as 'conformance-runner version' does) and exit
 
-Exit codes: 0 conformant, 1 not conformant (a check failed, nothing was covered, or a known
-failure now passes), 2 usage error (or a selection matching no check), 3 adapter unusable
-(did not start, broke the protocol, crashed or hung). Fixture bugs and adapter errors never
-count as 1.
+Exit codes (the verdict's last line states the one returned):
+  0    conformant: every selected check passed; or PARTIAL: every covered check passed and
+       the line says how many of how many were covered (--require-all makes it 1)
+  1    not conformant: a check failed, nothing was covered, or a known failure now passes
+  2    usage error: bad flags, a path or program that cannot be used, a selection matching
+       no check, or a report that could not be written
+  3    adapter unusable (did not start, broke the protocol, crashed or hung), or some checks
+       could not run for the adapter's reasons: conformance undecided
+  4    incomplete: a check or part could not run for the kit's own reasons (a fixture bug);
+       nothing is certified and the adapter is not blamed
+  130  interrupted by SIGINT (143: SIGTERM); the reports hold what finished
+Fixture bugs and adapter errors never count as 1.
 `

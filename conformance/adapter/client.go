@@ -43,9 +43,9 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 	if !ok {
 		return nil, fmt.Errorf("hello result is not an object")
 	}
-	p, _ := o.Get("protocol")
+	p, present := o.Get("protocol")
 	if p != float64(protocol.Version) {
-		return nil, fmt.Errorf("adapter speaks protocol %v, the kit speaks %d", p, protocol.Version)
+		return nil, fmt.Errorf("%s; the kit speaks protocol %d (the number %d)", describeProtocol(p, present), protocol.Version, protocol.Version)
 	}
 	cl.Hello.Protocol = protocol.Version
 	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
@@ -119,3 +119,28 @@ func UnsupportedReason(op string, resp protocol.Response) string {
 // digitsRun folds numbers in an adapter's message, so "reference 3 is invalid" and
 // "reference 4 is invalid" are one reason.
 var digitsRun = regexp.MustCompile(`[0-9]+`)
+
+// describeProtocol says what an adapter's hello gave as its protocol, naming the JSON type
+// when it is not a number: "1" (a string) and 1 print alike, and null must not read <nil>.
+func describeProtocol(v any, present bool) string {
+	switch x := v.(type) {
+	case nil:
+		if !present {
+			return "the result has no \"protocol\" member"
+		}
+		return "\"protocol\" is null, not a number"
+	case float64:
+		return fmt.Sprintf("the adapter speaks protocol %v", x)
+	case wire.Number:
+		return fmt.Sprintf("the adapter speaks protocol %s", string(x))
+	case string:
+		return fmt.Sprintf("\"protocol\" is the string %q, not a number", x)
+	case bool:
+		return fmt.Sprintf("\"protocol\" is the boolean %v, not a number", x)
+	case []any:
+		return "\"protocol\" is an array, not a number"
+	case *wire.Object:
+		return "\"protocol\" is an object, not a number"
+	}
+	return fmt.Sprintf("\"protocol\" is a %T, not a number", v)
+}

@@ -42,6 +42,7 @@ type Document struct {
 	Skip        string         `json:"skip,omitempty"`
 	Shard       string         `json:"shard,omitempty"`
 	Unusable    string         `json:"unusable,omitempty"`
+	Interrupted string         `json:"interrupted,omitempty"`
 	RequireAll  bool           `json:"requireAll,omitempty"`
 	Restarts    int            `json:"restarts"`
 	// The run's bounds on time and what it used of them (Report.Timeout …), and the
@@ -116,7 +117,7 @@ func (r *Report) DocumentWith(src *Sources) *Document {
 		Schema: SchemaID, Version: FormatVersion,
 		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Hello: r.Hello, FixtureHash: r.FixtureHash,
 		Seed: r.Seed, Checks: r.Checks, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard,
-		Unusable: r.Unusable, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
+		Unusable: r.Unusable, Interrupted: r.Interrupted, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
 		TimeoutNs: int64(r.Timeout), MaxTimeouts: r.MaxTimeouts, DeadlineNs: int64(r.Deadline), Timeouts: r.Timeouts, Orphans: r.Orphans,
 		Started: r.Started, ElapsedNs: int64(r.Elapsed), Verdict: r.Verdict, Totals: r.Totals,
 		Areas: r.Areas(), Requirements: r.Requirements,

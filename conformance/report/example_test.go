@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
 // How the reports say that two answers differ, in terms any port author reads: the first
@@ -27,4 +28,41 @@ func ExampleDiff() {
 	//       "sessionId": "s"
 	//     }
 	//   }
+}
+
+// A port that answers only the URI ops: every covered check passed, so the run exits 0, but
+// its verdict is partial, says how much was covered, and takes neither ✅ nor green.
+func ExampleOutcome() {
+	r := &report.Report{}
+	for i := 0; i < 1306; i++ {
+		st := result.NotCovered
+		if i < 123 {
+			st = result.Pass
+		}
+		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Name: fmt.Sprint(i), Status: st})
+	}
+	r.Finish()
+	v := r.Verdict
+	fmt.Println(v.Code, v.Outcome, v.Outcome.Label(), v.Outcome.Tone())
+	fmt.Println(v.Headline)
+	// Output:
+	// 0 partial PARTIAL partial
+	// partial: 123 of 1306 checks covered, all passed; 1183 not covered
+}
+
+// What an adapter sends is printed through Terminal: it cannot move the cursor, start a new
+// line or hide characters.
+func ExampleTerminal() {
+	fmt.Println(report.Terminal("my-port\r\x1b[2K\nOK in 1.31s (exit 0)\u2028"))
+	// Output:
+	// my-port\r\u001b[2K\nOK in 1.31s (exit 0)\u2028
+}
+
+// A report path is checked before the run: a missing folder is found in a second, not after
+// the whole run.
+func ExampleCheckPath() {
+	err := report.CheckPath("/no/such/folder/report.json")
+	fmt.Println(err)
+	// Output:
+	// report /no/such/folder/report.json: folder /no/such/folder: no such file or directory
 }

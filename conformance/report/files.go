@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,14 +92,16 @@ func junitMessageText(cs result.Case, src Source, located bool) string {
 }
 
 // WriteJUnit writes the report as JUnit XML: one suite per part, one test case per check,
-// classname part.area. Not-covered checks and fixture bugs are skipped test cases, so CI
-// shows them without counting them against the adapter; errors are JUnit errors.
+// classname part.area. Not-covered checks are skipped test cases, so CI shows them without
+// counting them against the adapter; adapter errors and fixture bugs (type "fixture-bug": the
+// run is incomplete) are JUnit errors. Each suite's properties carry the run's verdict.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	s := junitSuites{Name: "sessionref-kit conformance " + r.Spec, Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
 	for _, p := range r.Parts {
 		suite := junitSuite{Name: p.Name, Time: fmt.Sprintf("%.3f", p.Elapsed.Seconds()), Properties: []junitProperty{
 			{"kit", r.Kit}, {"spec", r.Spec}, {"adapter", xmlText(r.Adapter)}, {"hello", xmlText(r.HelloLine())},
 			{"fixtureHash", r.FixtureHash}, {"seed", fmt.Sprint(r.Seed)}, {"note", p.Note},
+			{"verdict", string(r.Verdict.Kind())}, {"exitCode", fmt.Sprint(r.Verdict.Code)}, {"summary", xmlText(r.Verdict.Summary)},
 		}}
 		for _, cs := range r.Cases {
 			if cs.Part != p.Name {
@@ -123,8 +127,10 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				jc.Skipped = &junitMessage{Message: "not covered: " + msg}
 				suite.Skipped++
 			case result.FixtureBug:
-				jc.Skipped = &junitMessage{Message: "fixture bug: " + msg, Body: caseDetail(cs)}
-				suite.Skipped++
+				// An error, not a skip: a check the kit could not run leaves the run
+				// incomplete, and a CI test view must not show it green.
+				jc.Error = &junitMessage{Message: "fixture bug (the kit's, not the adapter's): " + msg, Type: "fixture-bug", Body: caseDetail(cs)}
+				suite.Errors++
 			}
 			suite.Tests++
 			suite.Cases = append(suite.Cases, jc)
@@ -154,8 +160,8 @@ const maxMarkdownFailures = 20
 // first failures and errors in collapsible blocks, then per-part and per-area tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	icon := map[int]string{ExitConformant: "✅", ExitNotConformant: "❌", ExitUsage: "⚠️", ExitUnusable: "💥"}[r.Verdict.Code]
-	fmt.Fprintf(&b, "## %s session-reference conformance: %s\n\n", icon, mdEscape(r.Verdict.Summary))
+	fmt.Fprintf(&b, "## %s session-reference conformance: %s\n\n", r.Verdict.Kind().Mark(), mdEscape(r.Verdict.Summary))
+	fmt.Fprintf(&b, "Exit code %d (%s).\n\n", r.Verdict.Code, r.Verdict.Kind())
 	for _, l := range r.Header() {
 		fmt.Fprintf(&b, "- %s\n", mdEscape(l))
 	}
@@ -174,7 +180,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		var d strings.Builder
 		writeCase(&d, cs)
 		fmt.Fprintf(&b, "<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n\n",
-			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(strings.ToValidUTF8(d.String(), "\uFFFD"), "```", "`\u200b``"))
+			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(terminalBlock(d.String()), "```", "`\u200b``"))
 	}
 	b.WriteString("| part | checks | pass | fail | not covered | error | fixture bug | elapsed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, p := range r.Parts {
@@ -201,21 +207,58 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(strings.ToValidUTF8(s, "\uFFFD"))
-}
+// mdEscape escapes s for one line of Markdown (see markdownText).
+func mdEscape(s string) string { return markdownText(s) }
 
 func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(strings.ToValidUTF8(s, "\uFFFD"))
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(Terminal(s))
 }
 
-// WriteFile writes what write produces to path atomically: into a temporary file in the same
-// directory, renamed over path only once complete, so a crashed or killed run never leaves a
-// truncated report that CI would read as valid. What write produces streams to the file
-// through a buffer: a large report is never held in memory whole.
+// WriteFile writes what write produces to path, never replacing what is not a regular file:
+//
+//   - a new path, or an existing regular file, is written atomically: into a temporary file
+//     in the same directory, renamed over path only once complete, so a crashed or killed
+//     run never leaves a truncated report that CI would read as valid; an existing file keeps
+//     its permissions, a new one is made 0644;
+//   - a symbolic link to a regular file is written so through: its target is replaced, the
+//     link stays;
+//   - a device (/dev/null, a terminal), a FIFO, or a link to one is written through, opened
+//     for writing as a shell's > would, neither truncated nor replaced, so /dev/null stays
+//     /dev/null and a FIFO's reader gets the report;
+//   - a directory, a socket or anything else is refused (see CheckPath).
+//
+// What write produces streams through a buffer: a large report is never held in memory
+// whole.
 func WriteFile(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	kind, target, err := pathKind(path)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	switch kind {
+	case kindThrough:
+		return writeThrough(path, write)
+	case kindStream:
+		// Through the stream itself, at its offset: a second descriptor would write over
+		// what the stream writes, or it over the report.
+		st, _ := os.Stat(path)
+		bw := bufio.NewWriterSize(stdStream(st), 1<<16)
+		err := write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("report %s: %w", path, err)
+		}
+		return nil
+	}
+	mode := os.FileMode(0o644)
+	if kind == kindRegular {
+		if st, err := os.Stat(target); err == nil {
+			mode = st.Mode().Perm()
+		}
+	}
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("report %s: %w", path, err)
 	}
@@ -229,14 +272,151 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp, 0o644)
+		err = os.Chmod(tmp, mode)
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = os.Rename(tmp, target)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("report %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeThrough writes to a device or FIFO in place.
+func writeThrough(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	return nil
+}
+
+type fileKind int
+
+const (
+	kindNew     fileKind = iota // nothing there yet: made atomically
+	kindRegular                 // a regular file, or a link to one: replaced atomically
+	kindThrough                 // a device or FIFO, or a link to one: written in place
+	kindStream                  // the regular file that is this process's stdout or stderr
+)
+
+// stdStream returns os.Stdout or os.Stderr when st is the regular file it writes to, or nil.
+func stdStream(st fs.FileInfo) *os.File {
+	for _, f := range []*os.File{os.Stdout, os.Stderr} {
+		if fst, err := f.Stat(); err == nil && os.SameFile(st, fst) {
+			return f
+		}
+	}
+	return nil
+}
+
+// pathKind says how WriteFile writes path, and the file it replaces (the link's target for a
+// symbolic link), or why it will not.
+func pathKind(path string) (fileKind, string, error) {
+	if path == "" {
+		return 0, "", errors.New("empty path")
+	}
+	lst, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		dir := filepath.Dir(path)
+		st, derr := os.Stat(dir)
+		switch {
+		case derr != nil:
+			return 0, "", fmt.Errorf("folder %s: %w", dir, unwrapPath(derr))
+		case !st.IsDir():
+			return 0, "", fmt.Errorf("%s is not a folder", dir)
+		}
+		return kindNew, path, nil
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	target := path
+	st := lst
+	if lst.Mode()&fs.ModeSymlink != 0 {
+		st, err = os.Stat(path)
+		if err != nil {
+			return 0, "", fmt.Errorf("a symbolic link whose target cannot be used: %w", unwrapPath(err))
+		}
+	}
+	m := st.Mode()
+	switch {
+	case m.IsRegular() && stdStream(st) != nil:
+		// /dev/stdout (or a link to it) while stdout is a file: replacing that file would
+		// cut it from the process writing to it; the report is written to the stream.
+		return kindStream, path, nil
+	case m.IsRegular():
+		if lst.Mode()&fs.ModeSymlink != 0 {
+			// The link stays; the file it names is replaced.
+			if target, err = filepath.EvalSymlinks(path); err != nil {
+				return 0, "", err
+			}
+		}
+		return kindRegular, target, nil
+	case m.IsDir():
+		return 0, "", errors.New("is a folder; want a file name")
+	case m&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0:
+		return kindThrough, path, nil
+	}
+	return 0, "", fmt.Errorf("is not a file, device or FIFO (%v); not written", m.Type())
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// CheckPath reports, before a run, whether WriteFile can write path: its folder exists, and
+// path is a new name in a writable folder, a writable regular file, a device or a FIFO (or a
+// link to one of these); not a folder, a socket, a file without write permission. It changes
+// nothing and does not open a FIFO (which would wait for a reader).
+func CheckPath(path string) error {
+	kind, target, err := pathKind(path)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	switch kind {
+	case kindNew, kindRegular:
+		// The temporary file WriteFile renames is made in the target's folder.
+		f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".check*")
+		if err != nil {
+			return fmt.Errorf("report %s: cannot write in its folder: %w", path, unwrapPath(err))
+		}
+		f.Close()
+		os.Remove(f.Name())
+		if kind == kindRegular {
+			// Renaming over a read-only file would succeed; refusing it keeps its owner's intent.
+			g, err := os.OpenFile(target, os.O_WRONLY, 0)
+			if err != nil {
+				return fmt.Errorf("report %s: %w", path, unwrapPath(err))
+			}
+			g.Close()
+		}
+	case kindThrough, kindStream:
+		st, err := os.Stat(path)
+		if err == nil && st.Mode()&fs.ModeNamedPipe == 0 {
+			g, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return fmt.Errorf("report %s: %w", path, unwrapPath(err))
+			}
+			g.Close()
+		}
 	}
 	return nil
 }

@@ -13,14 +13,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
-// The exit codes of a run (see Report.Verdict).
-const (
-	ExitConformant    = 0 // every covered check passed
-	ExitNotConformant = 1 // a check failed, or nothing was covered
-	ExitUsage         = 2 // bad flags, or a selection that matched no check
-	ExitUnusable      = 3 // the adapter did not start, broke the protocol, crashed or hung
-)
-
 // Report is the outcome of one run.
 type Report struct {
 	Kit         string         `json:"kit"`                   // the kit's version
@@ -37,6 +29,9 @@ type Report struct {
 	// Unusable says, in one line, why the adapter could not be certified at all (did not
 	// start, failed hello, or stopped answering); empty when it was usable.
 	Unusable string `json:"unusable,omitempty"`
+	// Interrupted names what stopped the run before it finished ("SIGINT", "SIGTERM",
+	// "cancelled"); empty when it ran to the end. The cases hold what finished.
+	Interrupted string `json:"interrupted,omitempty"`
 	// RequireAll makes a check that is not covered fail the run (exit 1), for ports that
 	// claim the whole contract.
 	RequireAll bool `json:"requireAll,omitempty"`
@@ -150,43 +145,10 @@ func (r *Report) Areas() []Area {
 	return out
 }
 
-// VerdictSummary is the run's conclusion and the process exit code that goes with it.
-type VerdictSummary struct {
-	Code    int    `json:"code"`
-	Summary string `json:"summary"` // one line
-}
-
 // Finish computes Totals and Verdict from the parts and cases.
 func (r *Report) Finish() {
 	r.Totals = CountCases(r.Cases)
 	r.Verdict = r.verdict()
-}
-
-// verdict decides the exit code. A failed check proves non-conformance (1) even if the
-// adapter became unusable later in the run (its timeout budget spent) or other checks
-// errored; an unusable adapter is 3 otherwise; errors alone (crash, hang,
-// protocol breach on some checks) leave conformance undecided (3); fixture bugs never count
-// against the adapter. A run that covered nothing is not a certification: no check selected
-// is a usage error (2), every check not covered is 1.
-func (r *Report) verdict() VerdictSummary {
-	t := r.Totals
-	switch {
-	case r.Unusable != "" && t.Fail == 0:
-		return VerdictSummary{ExitUnusable, "adapter unusable: " + r.Unusable}
-	case t.Fail > 0:
-		return VerdictSummary{ExitNotConformant, plural(t.Fail, "check") + " failed: not conformant; first: " + r.first(result.Fail)}
-	case t.Error > 0:
-		return VerdictSummary{ExitUnusable, plural(t.Error, "check") + " could not run, conformance undecided; first: " + r.first(result.Error)}
-	case t.Total-t.FixtureBug == 0:
-		return VerdictSummary{ExitUsage, "no check was run: the selection matched nothing"}
-	case t.Pass == 0:
-		return VerdictSummary{ExitNotConformant, "no check was covered: the adapter supports none of the selected ops"}
-	case t.NotCovered > 0 && r.RequireAll:
-		return VerdictSummary{ExitNotConformant, plural(t.NotCovered, "check") + " not covered, and every check is required; first: " + r.first(result.NotCovered)}
-	case t.NotCovered > 0:
-		return VerdictSummary{ExitConformant, "partial: conformant on the " + plural(t.Pass, "check") + " covered; " + plural(t.NotCovered, "check") + " not covered"}
-	}
-	return VerdictSummary{ExitConformant, "conformant: " + plural(t.Pass, "check") + " passed"}
 }
 
 // first describes the first case with status s in one line.

@@ -28,14 +28,15 @@ func (r *Report) HelloLine() string {
 		return "no hello"
 	}
 	h := r.Hello
-	return fmt.Sprintf("%s %s (protocol %d, spec %s, features [%s])", h.Name, h.Version, h.Protocol, h.Spec, strings.Join(h.Features, ", "))
+	// Every field is the adapter's own text: escaped, so it cannot rewrite the terminal.
+	return Terminal(fmt.Sprintf("%s %s (protocol %d, spec %s, features [%s])", h.Name, h.Version, h.Protocol, h.Spec, strings.Join(h.Features, ", ")))
 }
 
 // Header returns the lines naming what was certified and with which data.
 func (r *Report) Header() []string {
 	lines := []string{
 		fmt.Sprintf("sessionref-kit %s conformance run, spec %s", r.Kit, r.Spec),
-		fmt.Sprintf("adapter: %s: %s", r.Adapter, r.HelloLine()),
+		fmt.Sprintf("adapter: %s: %s", Terminal(r.Adapter), r.HelloLine()),
 		fmt.Sprintf("fixtures: sha256 %s", orNone(r.FixtureHash)),
 		fmt.Sprintf("properties: seed %d (rerun with --seed %d), %d checks each", r.Seed, r.Seed, r.Checks),
 	}
@@ -85,10 +86,10 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		b.WriteString(l + "\n")
 	}
 	for _, wn := range r.Warnings {
-		b.WriteString("warning: " + wn + "\n")
+		b.WriteString("warning: " + Terminal(wn) + "\n")
 	}
 	if r.Hello == nil && r.Unusable != "" {
-		b.WriteString("\nThe adapter is unusable: " + r.Unusable + "\n")
+		b.WriteString("\nThe adapter is unusable: " + Terminal(r.Unusable) + "\n")
 		b.WriteString("Run its command by hand: it must start, read {\"id\":1,\"op\":\"hello\",\"args\":{\"protocol\":1}} on stdin\n" +
 			"and answer one JSON line on stdout (spec/protocol.md). Nothing else was run.\n")
 		r.writeVerdict(&b)
@@ -100,7 +101,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	for _, p := range r.Parts {
 		fmt.Fprintf(&b, "%-12s %6d %6d %6d %12d %6d %12d %9s", p.Name, p.Total, p.Pass, p.Fail, p.NotCovered, p.Error, p.FixtureBug, seconds(p.Elapsed))
 		if p.Note != "" {
-			b.WriteString("  (" + p.Note + ")")
+			b.WriteString("  (" + Terminal(p.Note) + ")")
 		}
 		b.WriteString("\n")
 	}
@@ -147,7 +148,7 @@ func (r *Report) writeFailures(b *strings.Builder) {
 		}
 		for _, msg := range order {
 			if n := seen[msg]; n > maxSameMessage && st != result.Fail {
-				fmt.Fprintf(b, "\n…and %d more %s cases with: %s\n", n-maxSameMessage, st, msg)
+				fmt.Fprintf(b, "\n…and %d more %s cases with: %s\n", n-maxSameMessage, st, Terminal(msg))
 			}
 		}
 	}
@@ -166,7 +167,7 @@ func (r *Report) writeNotCovered(b *strings.Builder, verbose bool) {
 			reasons = append(reasons, cs.Message)
 		}
 		count[cs.Message]++
-		names = append(names, fmt.Sprintf("  %s %s: %s", cs.Part, cs.Name, cs.Message))
+		names = append(names, Terminal(fmt.Sprintf("  %s %s: %s", cs.Part, cs.Name, cs.Message)))
 	}
 	if len(names) == 0 {
 		return
@@ -174,7 +175,7 @@ func (r *Report) writeNotCovered(b *strings.Builder, verbose bool) {
 	sort.SliceStable(reasons, func(i, j int) bool { return count[reasons[i]] > count[reasons[j]] })
 	fmt.Fprintf(b, "\nnot covered: %s, by reason\n", plural(len(names), "check"))
 	for _, m := range reasons {
-		fmt.Fprintf(b, "  %5d  %s\n", count[m], m)
+		fmt.Fprintf(b, "  %5d  %s\n", count[m], Terminal(m))
 	}
 	if verbose {
 		b.WriteString("\nnot covered, each:\n" + strings.Join(names, "\n") + "\n")
@@ -183,39 +184,25 @@ func (r *Report) writeNotCovered(b *strings.Builder, verbose bool) {
 	}
 }
 
+// writeVerdict writes the last line: the outcome's label, the summary, and the exit code
+// the process returns (Verdict.Code, updated by NotWritten when a report failed).
 func (r *Report) writeVerdict(b *strings.Builder) {
-	word := statusWord(r.Verdict.Code)
-	if r.Verdict.Code == ExitConformant && r.Totals.NotCovered > 0 {
-		word = "partial"
-	}
-	fmt.Fprintf(b, "\n%s in %s: %s (exit %d)\n", strings.ToUpper(word), seconds(r.Elapsed), r.Verdict.Summary, r.Verdict.Code)
+	fmt.Fprintf(b, "\n%s in %s: %s (exit %d)\n", r.Verdict.Kind().Label(), seconds(r.Elapsed), Terminal(r.Verdict.Summary), r.Verdict.Code)
 }
 
-// writeValid writes s; adapters answer with broken bytes, the report itself stays valid
-// UTF-8.
+// writeValid writes s; adapters answer with broken bytes and control characters, the report
+// itself stays valid UTF-8 and free of any but its own line breaks (terminalBlock).
 func writeValid(w io.Writer, s string) error {
-	_, err := io.WriteString(w, strings.ToValidUTF8(s, "\uFFFD"))
+	_, err := io.WriteString(w, terminalBlock(s))
 	return err
 }
 
 // maxSameMessage is how many errors with one message the text report shows in full.
 const maxSameMessage = 3
 
-func statusWord(code int) string {
-	switch code {
-	case ExitConformant:
-		return "ok"
-	case ExitNotConformant:
-		return "fail"
-	case ExitUsage:
-		return "nothing run"
-	}
-	return "error"
-}
-
 func writeCase(b *strings.Builder, cs result.Case) {
 	label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR", result.FixtureBug: "FIXTURE BUG"}[cs.Status]
-	fmt.Fprintf(b, "%s %s %s: %s\n", label, cs.Part, cs.Name, cs.Message)
+	fmt.Fprintf(b, "%s %s %s: %s\n", label, cs.Part, Terminal(cs.Name), Terminal(cs.Message))
 	if len(cs.Requirements) > 0 {
 		fmt.Fprintf(b, "  requirements: %s\n", strings.Join(cs.Requirements, ", "))
 	}
@@ -223,11 +210,11 @@ func writeCase(b *strings.Builder, cs result.Case) {
 		fmt.Fprintf(b, "  trap:  %s\n", h)
 	}
 	if cs.Diagnosis != "" {
-		fmt.Fprintf(b, "  first differing input: %s\n", clip(cs.Diagnosis, 400))
+		fmt.Fprintf(b, "  first differing input: %s\n", Terminal(clip(cs.Diagnosis, 400)))
 	}
 	field := func(name, v string) {
 		if v != "" {
-			fmt.Fprintf(b, "  %-6s %s\n", name+":", clip(v, 4000))
+			fmt.Fprintf(b, "  %-6s %s\n", name+":", Terminal(clip(v, 4000)))
 		}
 	}
 	rerun := "--run '" + strings.ReplaceAll(RerunRegexp(cs), "'", `'\''`) + "'"
@@ -251,10 +238,10 @@ func writeDiff(b *strings.Builder, cs result.Case, indent string) {
 	if !ok {
 		return
 	}
-	fmt.Fprintf(b, "%sfirst difference: %s\n", indent, d.First)
+	fmt.Fprintf(b, "%sfirst difference: %s\n", indent, Terminal(d.First))
 	b.WriteString(indent + "diff (- want, + got):\n")
 	for _, l := range strings.Split(strings.TrimRight(clip(d.Lines, 8000), "\n"), "\n") {
-		b.WriteString(indent + "  " + l + "\n")
+		b.WriteString(indent + "  " + Terminal(l) + "\n")
 	}
 }
 

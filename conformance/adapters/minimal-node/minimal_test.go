@@ -3,6 +3,7 @@
 package minimalnode_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
+	"github.com/sessionref-kit/sessionref-kit/internal/readmetest"
 )
 
 func TestREADMEShowsThisAdapter(t *testing.T) {
@@ -53,7 +55,21 @@ func TestMinimalAdapterCertification(t *testing.T) {
 			}
 		}
 	}
-	if !strings.HasPrefix(rep.Verdict.Summary, "partial:") {
-		t.Errorf("verdict %q does not say partial", rep.Verdict.Summary)
+	if rep.Verdict.Outcome != report.OutcomePartial || !strings.HasPrefix(rep.Verdict.Summary, "partial: 123 of 1306 checks covered") {
+		t.Errorf("verdict %q does not say partial, with how much was covered", rep.Verdict.Summary)
+	}
+	// The READMEs quote this run's report: its counts and verdict line stay true.
+	var out bytes.Buffer
+	if err := rep.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../../../README.md", "../../../README.zh.md"} {
+		block, err := readmetest.Block(name, "PARTIAL in")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := readmetest.Match(block, out.String()); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

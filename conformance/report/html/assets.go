@@ -31,7 +31,8 @@ caption{text-align:left;color:var(--muted);padding:.2rem 0}
 .impl{font-weight:600}
 .run{display:grid;grid-template-columns:max-content 1fr;gap:0 .8rem;margin:.3rem 0;font-weight:400;font-size:.85rem}
 .run dt{color:var(--muted)}.run dd{margin:0;overflow-wrap:anywhere}
-.v0{color:var(--pass)}.v1{color:var(--fail)}.v2,.v3{color:var(--err)}
+.t-pass{color:var(--pass)}.t-partial{color:#23507a}.t-fail{color:var(--fail)}.t-error{color:var(--err)}.t-neutral{color:var(--nc)}
+.v{overflow-wrap:anywhere;max-width:28rem}
 .ino{display:inline-block;min-width:1.4em;text-align:center;border-radius:1em;background:var(--fg);color:#fff;font-size:.8em;font-weight:700}
 .grid{width:100%}
 .grid .ih{min-width:9rem;font-size:.85rem}

@@ -125,6 +125,15 @@ func pageDocs(t testing.TB) ([]*report.Document, []string) {
 	return docs, labels
 }
 
+// longVerdict is d as a report written before verdicts had a headline, whose summary quotes
+// a whole failing response: one unbroken token of thousands of characters.
+func longVerdict(d *report.Document) *report.Document {
+	c := *d
+	c.Verdict = report.VerdictSummary{Code: report.ExitNotConformant,
+		Summary: "12 checks failed: not conformant; first: fixtures prepare/x: got " + strings.Repeat(`{"content":[{"type":"text","text":"xxxxxxxx"}]}`, 200)}
+	return &c
+}
+
 func hasFailure(docs []*report.Document) bool {
 	for _, d := range docs {
 		if d.Totals.Fail > 0 {
@@ -140,6 +149,7 @@ func hasFailure(docs []*report.Document) bool {
 func TestPageInBrowser(t *testing.T) {
 	ctx := browser(t)
 	docs, labels := pageDocs(t)
+	docs, labels = append(docs, longVerdict(docs[len(docs)-1])), append(labels, "an older report, a long verdict")
 	dir := outDir(t)
 	pagePath := filepath.Join(dir, "conformance.html")
 	if err := report.WriteFile(pagePath, func(w io.Writer) error {
@@ -158,6 +168,20 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("page: %s (%d implementations, loaded in %.0f ms)", pagePath, len(docs), loadMs)
+
+	// At 1280 px the page does not scroll sideways, and each verdict cell is its one-line
+	// headline: the first failure's answers are in its card, not in the table.
+	layout, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]float64](`(function(){
+		var cells=document.querySelectorAll('#verdict td.v'),tallest=0,longest=0;
+		cells.forEach(function(c){tallest=Math.max(tallest,c.getBoundingClientRect().height);longest=Math.max(longest,c.textContent.length)});
+		var wide=0,sec=document.getElementById('verdict');sec.querySelectorAll('*').forEach(function(e){if(e.getBoundingClientRect().right>sec.getBoundingClientRect().right+1||e.scrollWidth>e.clientWidth+1&&e.clientWidth>0)wide++});
+		return {scroll:document.documentElement.scrollWidth,width:window.innerWidth,cells:cells.length,tallest:tallest,longest:longest,wide:wide}})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if layout["scroll"] > layout["width"] || int(layout["cells"]) != len(docs) || layout["longest"] > 200 || layout["tallest"] > 120 || layout["wide"] > 0 {
+		t.Errorf("verdict table at 1280 px: %v (want no horizontal scroll, one short cell per implementation)", layout)
+	}
 
 	// The counts on the page are the reports' counts.
 	for i, d := range docs {

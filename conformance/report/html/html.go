@@ -278,14 +278,22 @@ func (p *page) write(b *strings.Builder) {
 
 func (p *page) writeVerdict(b *strings.Builder) {
 	b.WriteString("<section id=\"verdict\" aria-labelledby=\"h-verdict\"><h2 id=\"h-verdict\">Verdict</h2>\n")
-	conformant := 0
+	// Conformant counts full certifications only: a partial run says so apart.
+	conformant, partial := 0, 0
 	for _, im := range p.impls {
-		if im.doc.Verdict.Code == report.ExitConformant {
+		switch im.doc.Verdict.Kind() {
+		case report.OutcomeConformant:
 			conformant++
+		case report.OutcomePartial:
+			partial++
 		}
 	}
-	fmt.Fprintf(b, "<p class=\"lead\">%d of %d implementation%s conformant; <a href=\"#checks\">%d check%s</a> differ between them.</p>\n",
-		conformant, len(p.impls), plural(len(p.impls)), p.differs, plural(p.differs))
+	partialNote := ""
+	if partial > 0 {
+		partialNote = fmt.Sprintf(" (%d more partial)", partial)
+	}
+	fmt.Fprintf(b, "<p class=\"lead\">%d of %d implementation%s conformant%s; <a href=\"#checks\">%d check%s</a> differ between them.</p>\n",
+		conformant, len(p.impls), plural(len(p.impls)), partialNote, p.differs, plural(p.differs))
 	b.WriteString("<table class=\"verdicts\"><caption>One row per implementation: its badge, verdict and counts</caption>\n<thead><tr><th scope=\"col\">implementation</th><th scope=\"col\">badge</th><th scope=\"col\">verdict</th><th scope=\"col\">checks</th><th scope=\"col\">pass</th><th scope=\"col\">fail</th><th scope=\"col\">not covered</th><th scope=\"col\">error</th><th scope=\"col\">fixture bug</th></tr></thead><tbody>\n")
 	for i, im := range p.impls {
 		d, t := im.doc, im.doc.Totals
@@ -304,7 +312,14 @@ func (p *page) writeVerdict(b *strings.Builder) {
 			}
 		}
 		b.WriteString("</dl></details></th>")
-		fmt.Fprintf(b, "<td>%s</td><td class=\"v v%d\">%s</td>", badge(d), d.Verdict.Code, esc(d.Verdict.Summary))
+		// The cell is the verdict's headline, one line; the first failure's cause and its
+		// answers are in the failure cards, linked.
+		v := d.Verdict
+		more := ""
+		if v.Short() != v.Summary && (t.Fail > 0 || t.Error > 0 || t.FixtureBug > 0) {
+			more = ` <a href="#failures">details</a>`
+		}
+		fmt.Fprintf(b, "<td>%s</td><td class=\"v t-%s\" title=\"exit code %d\">%s%s</td>", badge(d), v.Kind().Tone(), v.Code, esc(clip(v.Short(), 160)), more)
 		fmt.Fprintf(b, "<td class=\"num n-total\">%d</td><td class=\"num n-pass\">%d</td><td class=\"num n-fail\">%d</td><td class=\"num n-nc\">%d</td><td class=\"num n-err\">%d</td><td class=\"num n-bug\">%d</td></tr>\n",
 			t.Total, t.Pass, t.Fail, t.NotCovered, t.Error, t.FixtureBug)
 	}
@@ -511,7 +526,7 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 	if c.Diagnosis != "" {
 		b.WriteString("<dt>first differing input</dt><dd><code>" + escText(clip(c.Diagnosis, 400)) + "</code></dd>")
 	}
-	rerun := "conformance-runner --run '" + strings.ReplaceAll(c.Rerun, "'", `'\''`) + "'"
+	rerun := rerunCommand(p.impls[i].doc) + " --run " + shellQuote(c.Rerun)
 	if c.Seed != 0 {
 		rerun += " --seed " + strconv.FormatUint(c.Seed, 10)
 	}
@@ -872,25 +887,53 @@ func bad(s result.Status) bool {
 	return s == result.Fail || s == result.Error || s == result.FixtureBug
 }
 
-// badge is a shields-style SVG: "conformance | 435/435" in green, or the failures in red.
+// badge is a shields-style SVG: "conformance | 435/435" in green for a conformant run only;
+// the colour is the outcome's (report.Tone), as in every other report.
 func badge(d *report.Document) string {
 	t := d.Totals
 	run := t.Total - t.NotCovered - t.FixtureBug
-	msg, color := fmt.Sprintf("%d/%d", t.Pass, run), "#2b7a2b"
-	switch {
-	case d.Verdict.Code == report.ExitUnusable && d.Unusable != "":
-		msg, color = "unusable", "#6b6b6b"
-	case t.Fail > 0:
-		msg, color = fmt.Sprintf("%d failed", t.Fail), "#b3261e"
-	case t.Error > 0:
-		msg, color = fmt.Sprintf("%d errors", t.Error), "#8a5300"
-	case t.NotCovered > 0:
-		msg, color = fmt.Sprintf("%d/%d partial", t.Pass, t.Total-t.FixtureBug), "#2b5f8a"
+	kind := d.Verdict.Kind()
+	msg := fmt.Sprintf("%d/%d", t.Pass, run)
+	switch kind {
+	case report.OutcomeUnusable:
+		msg = "unusable"
+	case report.OutcomeNotConformant:
+		if t.Fail > 0 {
+			msg = fmt.Sprintf("%d failed", t.Fail)
+		}
+	case report.OutcomeUndecided:
+		msg = fmt.Sprintf("%d errors", t.Error)
+	case report.OutcomeIncomplete:
+		msg = "incomplete"
+	case report.OutcomeInterrupted:
+		msg = "interrupted"
+	case report.OutcomePartial:
+		msg = fmt.Sprintf("%d/%d partial", t.Pass, t.Total-t.FixtureBug)
+	case report.OutcomeNotWritten, report.OutcomeNothingRun:
+		msg = string(kind)
 	}
+	color := kind.Tone().Color()
 	l, r := 84, 7*len(msg)+12
 	return fmt.Sprintf(`<svg class="badge" width="%d" height="20" role="img" aria-label="conformance: %s"><title>conformance: %s</title><rect width="%d" height="20" rx="3" fill="#555"/><rect x="%d" width="%d" height="20" rx="3" fill="%s"/><rect x="%d" width="4" height="20" fill="%s"/><g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11"><text x="6" y="14">conformance</text><text x="%d" y="14">%s</text></g></svg>`,
 		l+r, esc(msg), esc(msg), l+r, l, r, color, l, color, l+6, esc(msg))
 }
+
+// rerunCommand is the start of a command line that reruns a check of d as d was run: the
+// adapter (unless it was in-process: the embedded reference, or a Go port's own test) and
+// the profile, so a pasted line never certifies the embedded reference instead.
+func rerunCommand(d *report.Document) string {
+	cmd := "conformance-runner"
+	if d.Adapter != "" && !strings.HasSuffix(d.Adapter, "(in-process)") && d.Adapter != "in-process" {
+		cmd += " --adapter " + shellQuote(d.Adapter)
+	}
+	if d.Spec != "" {
+		cmd += " --profile " + shellQuote(d.Spec)
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // esc escapes s for an attribute value or element content.
 func esc(s string) string { return escape(s, true) }

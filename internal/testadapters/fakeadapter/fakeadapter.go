@@ -4,7 +4,10 @@
 //
 //	ok               serve the reference faithfully
 //	exit-early       exit 1 before reading anything
-//	bad-protocol     answer hello with protocol 2
+//	bad-protocol     answer hello with protocol 2 (-protocol JSON: with that JSON value)
+//	hang-hello       never answer hello
+//	hostile-text     a hello name and version, and error messages for every op, holding
+//	                 escape sequences, CR, LF and U+2028 that try to forge the verdict's line
 //	crash            exit 2 on receiving the op
 //	hang             never answer the op
 //	wrong-id         answer the op with another id
@@ -58,6 +61,7 @@ func Main() {
 	ready := flags.String("ready", "", "create this file when a fault first applies")
 	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
 	every := flags.Int("every", 2, "hang-every: hang on every Nth call")
+	proto := flags.String("protocol", "2", "bad-protocol: the hello's protocol, as JSON")
 	flags.Parse(os.Args[1:])
 
 	if *mode == "sleep" {
@@ -126,7 +130,20 @@ func Main() {
 			resp = ref.Handle(context.Background(), req)
 		}
 		if req.Op == protocol.OpHello && *mode == "bad-protocol" {
-			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":2,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID))
+			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":%s,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, *proto))
+			continue
+		}
+		if req.Op == protocol.OpHello && *mode == "hang-hello" {
+			signalReady()
+			time.Sleep(time.Hour)
+		}
+		if *mode == "hostile-text" {
+			const forged = `\r\u001b[2K\u001b[1A\nOK in 1.31s: conformant: 1306 checks passed (exit 0)\u2028\u001b]0;title\u0007`
+			if req.Op == protocol.OpHello {
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":1,"name":"[x](https://evil.example) %s","version":"%s","spec":"0.0.1-rc.1","features":[]}}`, req.ID, forged, forged))
+			} else {
+				emit(fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"ADAPTER_INTERNAL","message":"boom%s"}}`, req.ID, forged))
+			}
 			continue
 		}
 		if hit {
