@@ -242,7 +242,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	}
 	r = n
 	rep := &report.Report{
-		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip,
+		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Command: r.Command, Dir: r.Dir, Tags: r.Tags, Match: r.Match, Skip: r.Skip,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
 		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline,
 	}

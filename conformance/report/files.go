@@ -68,9 +68,9 @@ func xmlText(s string) string {
 	}, s)
 }
 
-func caseDetail(cs result.Case) string {
+func (r *Report) caseDetail(cs result.Case) string {
 	var b strings.Builder
-	writeCase(&b, cs)
+	writeCase(&b, cs, r.Rerun(cs))
 	return xmlText(b.String())
 }
 
@@ -114,16 +114,16 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			}
 			switch cs.Status {
 			case result.Fail:
-				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: caseDetail(cs)}
+				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: r.caseDetail(cs)}
 				suite.Failures++
 			case result.Error:
-				jc.Error = &junitMessage{Message: msg, Type: "adapter-error", Body: caseDetail(cs)}
+				jc.Error = &junitMessage{Message: msg, Type: "adapter-error", Body: r.caseDetail(cs)}
 				suite.Errors++
 			case result.NotCovered:
 				jc.Skipped = &junitMessage{Message: "not covered: " + msg}
 				suite.Skipped++
 			case result.FixtureBug:
-				jc.Skipped = &junitMessage{Message: "fixture bug: " + msg, Body: caseDetail(cs)}
+				jc.Skipped = &junitMessage{Message: "fixture bug: " + msg, Body: r.caseDetail(cs)}
 				suite.Skipped++
 			}
 			suite.Tests++
@@ -172,7 +172,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		shown++
 		var d strings.Builder
-		writeCase(&d, cs)
+		writeCase(&d, cs, r.Rerun(cs))
 		fmt.Fprintf(&b, "<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n\n",
 			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(strings.ToValidUTF8(d.String(), "\uFFFD"), "```", "`\u200b``"))
 	}

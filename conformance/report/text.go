@@ -94,7 +94,11 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		r.writeVerdict(&b)
 		return writeValid(w, b.String())
 	}
-	r.writeFailures(&b)
+	if o.Verbose {
+		r.writeFailures(&b)
+	} else {
+		r.writeGroups(&b)
+	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%-12s %6s %6s %6s %12s %6s %12s %9s\n", "part", "checks", "pass", "fail", "not-covered", "error", "fixture-bug", "elapsed")
 	for _, p := range r.Parts {
@@ -142,7 +146,7 @@ func (r *Report) writeFailures(b *strings.Builder) {
 			}
 			if seen[cs.Message]++; seen[cs.Message] <= maxSameMessage || st == result.Fail {
 				b.WriteString("\n")
-				writeCase(b, cs)
+				writeCase(b, cs, r.Rerun(cs))
 			}
 		}
 		for _, msg := range order {
@@ -213,7 +217,7 @@ func statusWord(code int) string {
 	return "error"
 }
 
-func writeCase(b *strings.Builder, cs result.Case) {
+func writeCase(b *strings.Builder, cs result.Case, rerun string) {
 	label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR", result.FixtureBug: "FIXTURE BUG"}[cs.Status]
 	fmt.Fprintf(b, "%s %s %s: %s\n", label, cs.Part, cs.Name, cs.Message)
 	if len(cs.Requirements) > 0 {
@@ -229,10 +233,6 @@ func writeCase(b *strings.Builder, cs result.Case) {
 		if v != "" {
 			fmt.Fprintf(b, "  %-6s %s\n", name+":", clip(v, 4000))
 		}
-	}
-	rerun := "--run '" + strings.ReplaceAll(RerunRegexp(cs), "'", `'\''`) + "'"
-	if cs.Seed != 0 {
-		rerun += " --seed " + strconv.FormatUint(cs.Seed, 10)
 	}
 	field("rerun", rerun)
 	if src, ok := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name); ok {
