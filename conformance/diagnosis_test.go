@@ -87,3 +87,24 @@ func TestCrashShowsStderr(t *testing.T) {
 		t.Errorf("the warnings do not end with the adapter's stderr: %q", rep.Warnings)
 	}
 }
+
+// A number no double holds (1e400) is shown as received, not as the null JSON writes for
+// the Infinity it reads as; and the report's first difference says so too.
+func TestHugeNumberShownAsReceived(t *testing.T) {
+	t.Parallel()
+	r := conformance.Runner{Command: []string{fakeAdapter, "-mode", "huge-number", "-op", "uri.encode"}, Checks: 2, Seed: 1,
+		Match: "^fixtures/uri-encode/ascii-id$", Parts: []string{conformance.PartFixtures}}
+	rep := mustRunner(t, r).Run(context.Background())
+	if len(rep.Cases) != 1 || rep.Cases[0].Status != result.Fail {
+		t.Fatalf("cases %+v", rep.Cases)
+	}
+	c := rep.Cases[0]
+	if !strings.Contains(c.Got, `"result":1e400`) {
+		t.Errorf("got %s: want the 1e400 received", c.Got)
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), "got 1e400") {
+		t.Errorf("the first difference does not show 1e400:\n%s", text.String())
+	}
+}

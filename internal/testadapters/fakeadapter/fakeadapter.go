@@ -16,6 +16,7 @@
 //	hang-every       answer, but hang on every -every'th call of the op since the (re)start
 //	huge-line        answer the op with a line 1 MiB longer than adapter.MaxLine
 //	endless-line     answer the op with a line past adapter.MaxLine that never ends (then hang)
+//	huge-number      answer the op with the result 1e400, a number no double holds
 //	stdout-first     write a banner line to stdout before anything else
 //	stdout-log       write a log line ("ready\x1b[2J") to stdout after each hello's answer
 //	stdout-once      write one log line to stdout before the op's answer, once per run (-ready FILE marks it)
@@ -165,6 +166,9 @@ func Main() {
 				continue
 			case "wrong-id":
 				resp.ID += 1000
+			case "huge-number":
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":1e400}`, req.ID))
+				continue
 			case "invalid-json":
 				emit(`{"id":` + fmt.Sprint(req.ID) + `,"ok":true,"result":`)
 				continue
