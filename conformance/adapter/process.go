@@ -286,9 +286,16 @@ type exit struct {
 func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if req.Op == protocol.OpHello && p.hello == nil {
-		h := req
-		p.hello = &h
+	timeout := p.timeout()
+	if req.Op == protocol.OpHello {
+		// The first answer of a process starting on a loaded machine may take longer than
+		// a short --timeout meant for the ops (a test binary started under a load of 25
+		// took over 300 ms): hello gets at least DefaultTimeout, as after a restart.
+		timeout = max(timeout, DefaultTimeout)
+		if p.hello == nil {
+			h := req
+			p.hello = &h
+		}
 	}
 	if p.dead {
 		if err := p.refuseRestart(req.Op); err != nil {
@@ -298,7 +305,7 @@ func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 			return protocol.Response{}, p.restartError(req.Op, err)
 		}
 	}
-	return p.call(ctx, req, p.timeout())
+	return p.call(ctx, req, timeout)
 }
 
 // refuseRestart returns an error once the adapter has written MaxStrayLines stray lines: it
