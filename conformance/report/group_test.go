@@ -79,6 +79,9 @@ func TestRerunLine(t *testing.T) {
 			`conformance-runner --dir '/a b' --profile 0.1.0-rc.8 --run '^properties/uri/round-trip$' --seed 7 --checks 100 -- node 'it'\''s.js'`},
 		{Report{Spec: "0.0.1-rc.1", Adapter: "embedded reference (in-process)", Checks: 5},
 			`conformance-runner --profile 0.0.1-rc.1 --run '^properties/uri/round-trip$' --seed 7 --checks 5`},
+		// a JSON report from before Command was recorded: the command line it names
+		{Report{Spec: "0.0.1-rc.1", Adapter: "node adapter.js", Checks: 5},
+			`conformance-runner --profile 0.0.1-rc.1 --run '^properties/uri/round-trip$' --seed 7 --checks 5 --adapter 'node adapter.js'`},
 	} {
 		if got := tt.r.Rerun(cs); got != tt.want {
 			t.Errorf("Rerun = %s\nwant    %s", got, tt.want)

@@ -50,6 +50,9 @@ func rerunLine(command []string, dir, profile, described, part, name string, see
 	case strings.HasSuffix(described, "(in-process)") && !strings.HasPrefix(described, "embedded reference"):
 		// A Go Handler: the runner cannot start it; this line would certify the reference.
 		return "(an in-process Go implementation: rerun its go test with -run for this check) " + strings.Join(w[1:], " ")
+	case described != "" && described != "in-process" && !strings.HasSuffix(described, "(in-process)"):
+		// A report written before Command was recorded names the command as one line.
+		w = append(w, "--adapter", shellQuote(described))
 	}
 	return strings.Join(w, " ")
 }
