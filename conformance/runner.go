@@ -245,7 +245,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	}
 	r = n
 	rep := &report.Report{
-		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Tags: r.Tags, Match: r.Match, Skip: r.Skip,
+		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Command: r.Command, Dir: r.Dir, Tags: r.Tags, Match: r.Match, Skip: r.Skip,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
 		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline,
 	}
@@ -295,6 +295,13 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	defer func() {
 		conn.Close()
 		rep.Restarts = conn.Restarts()
+		if rep.Hello != nil && !conn.InProcess() {
+			// A crash, hang or protocol break mid-run: what the adapter said on stderr
+			// before it, a few lines, escaped, one warning each.
+			for _, l := range adapter.StderrTail(conn.FailureStderr(), 8) {
+				rep.Warnings = append(rep.Warnings, "adapter stderr: "+l)
+			}
+		}
 		if o := conn.Orphans(); len(o) > 0 {
 			rep.Orphans = o
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter left %d process(es) running outside its process group, holding its pipes (not killed): %s", len(o), strings.Join(o, "; ")))
@@ -320,8 +327,8 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		if !conn.InProcess() {
 			// What the adapter said before it gave up is usually the reason (a missing
 			// module, a bad path): a few lines of it, one warning each.
-			for _, l := range lastLines(conn.Stderr(), 8) {
-				rep.Warnings = append(rep.Warnings, "adapter stderr: "+clipLine(l, 300))
+			for _, l := range adapter.StderrTail(conn.Stderr(), 8) {
+				rep.Warnings = append(rep.Warnings, "adapter stderr: "+l)
 			}
 			rep.Warnings = append(rep.Warnings, r.argvWarning())
 		}
@@ -468,27 +475,6 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
-}
-
-// lastLines returns the last n non-blank lines of s.
-func lastLines(s string, n int) []string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines
-}
-
-func clipLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // argvWarning shows the adapter command as the runner split it, so a quoting mistake (a

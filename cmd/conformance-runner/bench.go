@@ -50,8 +50,12 @@ Flags:
   --profile P           contract release the embedded reference behaves as: 0.0.1-rc.1
                         (default) or 0.1.0-rc.8 (0.1.0 names it too)
 
-Exit codes: 0 measured, 1 the sides answered differently or a side answered an error,
-2 usage error, 3 a side is unusable (did not start, broke the protocol, hung past --timeout).
+A workload whose op a side answers ADAPTER_UNSUPPORTED is "n/a" on that side: neither
+measured nor compared, and no disagreement. A disagreement is shown as JSON: the first
+difference by path, then a line diff of both answers as canonical JSON (- B, + A).
+
+Exit codes: 0 measured (nothing measured disagrees), 1 the sides answered differently or a
+side answered an error other than ADAPTER_UNSUPPORTED, 2 usage error, 3 a side is unusable (did not start, broke the protocol, hung past --timeout).
 `
 
 // DefaultBenchTimeout is bench's per-call timeout: generous, since measuring how slow the

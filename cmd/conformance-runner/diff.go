@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,7 +31,8 @@ Sends the same rapid-generated requests (worlds with realistic and hostile surfa
 configs, budgets, cancellations) to two implementations, A (--adapter) and B (--against,
 default the embedded reference), and compares their answers exactly: results as JSON values,
 errors by code (messages aside), a failed prepare's reads. On a difference it shrinks the
-request to a minimal one, prints both answers and a go-cmp diff (-B +A), and writes the case
+request to a minimal one, prints both answers and how they differ as JSON (the first
+difference by path, then a line diff of canonical JSON, - B + A), and writes the case
 as a fixture file (spec/fixtures.md) whose want is B's answer: put the implementation you
 trust on the --against side. "reference" names the embedded reference on either side.
 
@@ -58,6 +60,8 @@ Flags:
                         command adapter is restarted
   --dir DIR             the adapters' working directory
   --shrink-time D       time bound for shrinking one difference (default 30s)
+  --json FILE           also write the run as JSON: per op the requests compared, and any
+                        difference with its request and both answers as JSON values
   --out DIR             where fixture files go (default ./diff-fixtures)
   --profile P           contract release: 0.0.1-rc.1 (default) or 0.1.0-rc.8 (0.1.0 names
                         it too); the embedded reference behaves as P (pass the same to a
@@ -91,6 +95,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		profile    = fs.String("profile", "", "")
 		surrogates = fs.String("lone-surrogates", "auto", "")
 		noCorpus   = fs.Bool("no-corpus", false, "")
+		jsonFile   = fs.String("json", "", "")
 	)
 	if code, done := parseFlags(fs, args, diffUsage, stdout, stderr, diffUsageErr); done {
 		return code
@@ -175,7 +180,10 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "conformance-runner diff: rapid seed %d\n", opts.Seed)
 
 	code := report.ExitConformant
+	doc := diffDoc{A: nameA, B: nameB, Profile: opts.Profile, Seed: opts.Seed, Checks: *checks}
 	opts.Progress = func(o differential.OpResult) {
+		op := diffDocOp(o)
+		defer func() { doc.Ops = append(doc.Ops, op) }()
 		switch {
 		case o.NotCovered != "":
 			fmt.Fprintf(stdout, "%-15s not covered: %s\n", o.Op, o.NotCovered)
@@ -183,8 +191,12 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%-15s %s, stopped in %s: %s\n  request: %s\n", o.Op, diffCounts(o), diffRound(o.Elapsed), o.Transport, o.TransportRequest)
 		case o.Difference != nil:
 			fmt.Fprintf(stdout, "%-15s %s, DIFFERENCE (%s), shrunk in %d more, in %s\n", o.Op, diffCounts(o), o.Difference.Fault, o.Shrinks, diffRound(o.Elapsed))
-			if c := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, *out, opts); c > code {
+			c, path := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, *out, opts)
+			if c > code {
 				code = c
+			}
+			if op.Difference != nil {
+				op.Difference.Fixture = path
 			}
 		default:
 			extra := ""
@@ -216,6 +228,13 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "total: nothing was compared (exit 2)\n")
 	default:
 		fmt.Fprintf(stdout, "total: %d requests in %s; no difference (exit 0)\n", res.Compared(), diffRound(res.Elapsed))
+	}
+	if *jsonFile != "" {
+		doc.Compared, doc.ElapsedNs, doc.Transport, doc.Exit = res.Compared(), int64(res.Elapsed), res.Transport(), code
+		if err := report.WriteFile(*jsonFile, doc.write); err != nil {
+			fmt.Fprintf(stderr, "conformance-runner diff: %v\n", err)
+			code = max(code, report.ExitUsage)
+		}
 	}
 	return code
 }
@@ -272,8 +291,8 @@ func diffClip(s string, n int) string {
 
 // writeDifference prints a difference, writes its fixture and checks that the fixture passes
 // against B and fails against A. It returns an exit code (1, or 2 when the file cannot be
-// written).
-func writeDifference(ctx context.Context, w io.Writer, d *differential.Difference, a, b *adapter.Client, nameA, nameB, dir string, opts differential.Options) int {
+// written) and the fixture's path ("" when it was not written).
+func writeDifference(ctx context.Context, w io.Writer, d *differential.Difference, a, b *adapter.Client, nameA, nameB, dir string, opts differential.Options) (int, string) {
 	la, _ := d.A.Line()
 	lb, _ := d.B.Line()
 	if d.Source != "" {
@@ -282,7 +301,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 			fmt.Fprintf(w, "  trap: %s\n", conformance.TrapHint(id))
 		}
 	}
-	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  (-B +A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))
+	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  how A differs (- B, + A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))
 	data, err := d.Marshal(opts.Profile, nameA, nameB, opts.Seed)
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
@@ -293,7 +312,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	}
 	if err != nil {
 		fmt.Fprintf(w, "  fixture: %v\n", err)
-		return report.ExitUsage
+		return report.ExitUsage, ""
 	}
 	check := func(c *adapter.Client) result.Status {
 		rs, err := differential.CheckFixture(ctx, c, d.FileName(), data, opts.Profile)
@@ -312,7 +331,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 		repro = "--ops " + d.Op + " (the corpus is the same on every seed)"
 	}
 	fmt.Fprintf(w, "  fixture: %s (%s; want is B's answer)\n  reproduce: %s\n", path, note, repro)
-	return report.ExitNotConformant
+	return report.ExitNotConformant, path
 }
 
 // diffTarget is one side: the embedded reference, behaving as profile, when argv is empty,
@@ -382,4 +401,74 @@ func diffLastLines(s string, n int) string {
 func diffUsageErr(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "conformance-runner diff: %s\nRun 'conformance-runner diff -h' for usage.\n", msg)
 	return report.ExitUsage
+}
+
+// diffDoc is the JSON form of a diff run (--json): what was compared, per op, and each
+// difference with its request and answers as JSON values, as the text shows them.
+type diffDoc struct {
+	A         string       `json:"a"`
+	B         string       `json:"b"`
+	Profile   string       `json:"profile"`
+	Seed      uint64       `json:"seed"`
+	Checks    int          `json:"checks"`
+	Ops       []diffJSONOp `json:"ops"`
+	Compared  int          `json:"compared"`
+	ElapsedNs int64        `json:"elapsedNs"`
+	Transport string       `json:"transport,omitempty"`
+	Exit      int          `json:"exit"`
+}
+
+// diffJSONOp is one op of a diffDoc.
+type diffJSONOp struct {
+	Op               string          `json:"op"`
+	Corpus           int             `json:"corpus"`
+	Requests         int             `json:"requests"`
+	Shrinks          int             `json:"shrinks,omitempty"`
+	Unsupported      int             `json:"unsupported,omitempty"`
+	NotCovered       string          `json:"notCovered,omitempty"`
+	Transport        string          `json:"transport,omitempty"`
+	TransportRequest json.RawMessage `json:"transportRequest,omitempty"`
+	Difference       *diffJSONDiff   `json:"difference,omitempty"`
+	ElapsedNs        int64           `json:"elapsedNs"`
+}
+
+// diffJSONDiff is a difference of a diffJSONOp: Diff is the JSON line diff (- B, + A).
+type diffJSONDiff struct {
+	Fault   string          `json:"fault"`
+	Source  string          `json:"source,omitempty"`
+	Traps   []string        `json:"traps,omitempty"`
+	Request json.RawMessage `json:"request"`
+	A       json.RawMessage `json:"a"`
+	B       json.RawMessage `json:"b"`
+	Diff    string          `json:"diff"`
+	Fixture string          `json:"fixture,omitempty"`
+}
+
+func diffDocOp(o differential.OpResult) diffJSONOp {
+	op := diffJSONOp{Op: o.Op, Corpus: o.Corpus, Requests: o.Requests, Shrinks: o.Shrinks, Unsupported: o.Unsupported,
+		NotCovered: o.NotCovered, Transport: o.Transport, TransportRequest: rawJSON([]byte(o.TransportRequest)), ElapsedNs: int64(o.Elapsed)}
+	if d := o.Difference; d != nil {
+		la, _ := d.A.Line()
+		lb, _ := d.B.Line()
+		op.Difference = &diffJSONDiff{Fault: d.Fault, Source: d.Source, Traps: d.Traps, Request: rawJSON(d.Request.Line()), A: rawJSON(la), B: rawJSON(lb), Diff: d.Diff}
+	}
+	return op
+}
+
+// rawJSON is b when it is JSON (a protocol line), else b as a JSON string; nil when empty.
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	if json.Valid(b) {
+		return b
+	}
+	s, _ := json.Marshal(string(b))
+	return s
+}
+
+func (d diffDoc) write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(d)
 }

@@ -26,7 +26,8 @@ The adapter:
   -- CMD ARG...         or put the adapter's program and arguments last, after --
   --dir DIR             the adapter's working directory (an existing folder)
   --timeout D           per-call timeout, e.g. 300ms or 30s (default 10s); a call past it is an
-                        error, and the adapter is killed and restarted
+                        error, and the adapter is killed and restarted (hello, a process's
+                        first answer, gets at least 10s)
   --max-timeouts N      calls that may time out in the whole run before the adapter is declared
                         unusable and the remaining checks are errors, not run (default 5)
   --deadline D          bound on the whole run, e.g. 30m (default 10m); past it, the same:

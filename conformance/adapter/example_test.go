@@ -48,3 +48,11 @@ func ExampleKindOf() {
 	fmt.Println(adapter.KindOf(fmt.Errorf("check failed: %w", err)), adapter.KindOf(nil) == "")
 	// Output: timeout true
 }
+
+// Escape shows adapter text on a terminal as what it is: an escape sequence, a line
+// separator or a no-break space would otherwise act on the terminal or pass for a space.
+func ExampleEscape() {
+	fmt.Println(adapter.Escape("ready\x1b[2J a\u2028b\u00a0c 日本"))
+	// Output:
+	// ready\x1b[2J a\u2028b\u00a0c 日本
+}

@@ -64,7 +64,7 @@ func newLineReader(f *os.File, exited <-chan struct{}) lineReader {
 	go func() {
 		br := bufio.NewReaderSize(f, 1<<16)
 		for {
-			line, err := readLine(br, MaxLine)
+			line, err := readResponseLine(br, MaxLine)
 			if err == nil || len(line) > 0 {
 				c.ch <- lineOrErr{line: line}
 			}
@@ -119,7 +119,7 @@ func (d *deadlineLines) read(ctx context.Context, timeout time.Duration) ([]byte
 		stop := context.AfterFunc(ctx, func() { _ = d.f.SetReadDeadline(time.Now()) })
 		defer stop()
 	}
-	line, err := readLine(d.br, MaxLine)
+	line, err := readResponseLine(d.br, MaxLine)
 	if err == io.EOF && len(line) > 0 {
 		err = nil
 	}
@@ -143,7 +143,7 @@ func (d *deadlineLines) unasked() ([]byte, bool) {
 	if d.br.Buffered() == 0 {
 		return nil, false
 	}
-	line, _ := readLine(d.br, MaxLine)
+	line, _ := readResponseLine(d.br, MaxLine)
 	return line, true
 }
 

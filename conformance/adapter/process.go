@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -104,12 +106,13 @@ type Kind string
 
 // The kinds of transport failure.
 const (
-	KindNotStarted Kind = "not-started" // the command could not be started
-	KindExited     Kind = "exited"      // the adapter crashed, exited or closed its stdin or stdout
-	KindTimeout    Kind = "timeout"     // no answer within the per-call timeout
-	KindProtocol   Kind = "protocol"    // a line that is not the answer: bad JSON or UTF-8, wrong id, too long, unasked
-	KindCancelled  Kind = "cancelled"   // the caller's context ended first (a signal, the run's deadline)
-	KindNotSent    Kind = "not-sent"    // the caller gave up on the adapter before this call
+	KindNotStarted Kind = "not-started"  // the command could not be started
+	KindExited     Kind = "exited"       // the adapter crashed, exited or closed its stdin or stdout
+	KindTimeout    Kind = "timeout"      // no answer within the per-call timeout
+	KindProtocol   Kind = "protocol"     // a line that is not the answer: bad JSON or UTF-8, wrong id, too long, unasked
+	KindStray      Kind = "stray-stdout" // a line on stdout that is no protocol line at all: a log line (see StdoutRule)
+	KindCancelled  Kind = "cancelled"    // the caller's context ended first (a signal, the run's deadline)
+	KindNotSent    Kind = "not-sent"     // the caller gave up on the adapter before this call
 )
 
 // TransportError is an adapter that broke the protocol or stopped answering.
@@ -120,8 +123,14 @@ type TransportError struct {
 	Stderr string // the tail of the adapter's stderr
 }
 
-// Error implements the error interface.
-func (e *TransportError) Error() string { return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason) }
+// Error implements the error interface. A stray stdout line is not the op's fault (it is
+// read where the next answer was expected, whichever op that was), so its message names none.
+func (e *TransportError) Error() string {
+	if e.Kind == KindStray {
+		return "adapter: " + e.Reason
+	}
+	return fmt.Sprintf("adapter %s: %s", e.Op, e.Reason)
+}
 
 // KindOf returns the kind of a transport error, or "" when err is not one.
 func KindOf(err error) Kind {
@@ -175,6 +184,10 @@ type Process struct {
 	seen       map[int]bool
 	killedByUs bool // reap killed a process that had closed stdout but lived on
 	Restarts   int
+	// Strays counts the lines that were no protocol line at all (KindStray): after
+	// MaxStrayLines of them the process is not restarted again.
+	Strays    int
+	lastStray string // the reason of the last, repeated when a restart is refused
 }
 
 // DefaultTimeout is the per-call timeout when Process.Timeout is zero.
@@ -273,16 +286,35 @@ type exit struct {
 func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if req.Op == protocol.OpHello && p.hello == nil {
-		h := req
-		p.hello = &h
+	timeout := p.timeout()
+	if req.Op == protocol.OpHello {
+		// The first answer of a process starting on a loaded machine may take longer than
+		// a short --timeout meant for the ops (a test binary started under a load of 25
+		// took over 300 ms): hello gets at least DefaultTimeout, as after a restart.
+		timeout = max(timeout, DefaultTimeout)
+		if p.hello == nil {
+			h := req
+			p.hello = &h
+		}
 	}
 	if p.dead {
+		if err := p.refuseRestart(req.Op); err != nil {
+			return protocol.Response{}, err
+		}
 		if err := p.restart(ctx); err != nil {
 			return protocol.Response{}, p.restartError(req.Op, err)
 		}
 	}
-	return p.call(ctx, req, p.timeout())
+	return p.call(ctx, req, timeout)
+}
+
+// refuseRestart returns an error once the adapter has written MaxStrayLines stray lines: it
+// would write them again after each restart.
+func (p *Process) refuseRestart(op string) error {
+	if p.Strays < MaxStrayLines {
+		return nil
+	}
+	return &TransportError{Op: op, Kind: KindStray, Reason: fmt.Sprintf("not restarted after %d lines on stdout that are not protocol lines, the last: %s", p.Strays, p.lastStray), Stderr: p.stderr.String()}
 }
 
 func (p *Process) restartError(op string, err error) error {
@@ -290,7 +322,12 @@ func (p *Process) restartError(op string, err error) error {
 	if kind == "" {
 		kind = KindNotStarted
 	}
-	return &TransportError{Op: op, Kind: kind, Reason: "restart failed: " + err.Error(), Stderr: p.stderr.String()}
+	reason := "restart failed: " + err.Error()
+	var te *TransportError
+	if errors.As(err, &te) && kind == KindStray {
+		reason = te.Reason // the stray line, not the hello it was read for
+	}
+	return &TransportError{Op: op, Kind: kind, Reason: reason, Stderr: p.stderr.String()}
 }
 
 func (p *Process) timeout() time.Duration {
@@ -322,11 +359,22 @@ func (p *Process) restart(ctx context.Context) error {
 func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.Duration) (protocol.Response, error) {
 	fail := func(kind Kind, format string, args ...any) (protocol.Response, error) {
 		p.kill()
-		return protocol.Response{}, &TransportError{Op: req.Op, Kind: kind, Reason: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
+		reason := fmt.Sprintf(format, args...)
+		if kind == KindStray {
+			p.Strays++
+			p.lastStray = reason
+		}
+		if kind == KindExited {
+			reason += p.stderrEnd()
+		}
+		return protocol.Response{}, &TransportError{Op: req.Op, Kind: kind, Reason: reason, Stderr: p.stderr.String()}
 	}
 	// Output nobody asked for is a protocol violation.
 	if line, ok := p.stdout.unasked(); ok {
-		return fail(KindProtocol, "wrote to stdout without a request: %s", clip(line))
+		if stray(line) {
+			return fail(KindStray, "%s", strayReason(line))
+		}
+		return fail(KindProtocol, "wrote to stdout without a request: %s", quoteLine(line, 200))
 	}
 	line := append(req.Line(), '\n')
 	// An adapter that stops reading fills the pipe, and a large request would block the
@@ -355,6 +403,42 @@ func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.D
 	return resp, nil
 }
 
+// stderrEnd is what an adapter that exited last wrote on stderr, for its one-line reason:
+// `; its stderr ends: "…"`, escaped and clipped, or "" when it wrote nothing.
+func (p *Process) stderrEnd() string {
+	lines := StderrTail(p.stderr.String(), 1)
+	if len(lines) == 0 {
+		return "; it wrote nothing on stderr"
+	}
+	return "; its stderr ends: " + strconv.Quote(lines[0])
+}
+
+// StderrTail returns the last n non-blank lines of an adapter's stderr, each clipped to 300
+// bytes and escaped (Escape), so that they can be shown on a terminal or in a report as they
+// are: a crash's stack trace or the message of an adapter that gave up.
+func StderrTail(stderr string, n int) []string {
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if len(l) > 300 {
+			cut := 300
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			l = l[:cut] + "…"
+		}
+		lines[i] = Escape(l)
+	}
+	return lines
+}
+
 // gone describes an adapter whose stdin or stdout has ended.
 func (p *Process) gone() string {
 	status := p.reap()
@@ -370,7 +454,7 @@ func (p *Process) answer(ctx context.Context, req protocol.Request, timeout time
 	line, why := p.stdout.read(ctx, timeout)
 	switch why {
 	case readTooLong:
-		return protocol.Response{}, KindProtocol, fmt.Sprintf("response line longer than %d bytes", MaxLine)
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("response line longer than %d bytes (64 MiB, the protocol's limit): not read to its end", MaxLine)
 	case readExited:
 		return protocol.Response{}, KindExited, p.gone()
 	case readTimeout:
@@ -381,13 +465,16 @@ func (p *Process) answer(ctx context.Context, req protocol.Request, timeout time
 	// The protocol is UTF-8: a lone surrogate travels as a \udXXX escape, never as the raw
 	// bytes of its WTF-8 form (ED A0 80), which the JSON decoder would otherwise accept.
 	if at := invalidUTF8(line); at >= 0 {
-		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: invalid UTF-8 at byte %d (a lone surrogate must be a \\u escape): %s", at, clip(line))
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: invalid UTF-8 at byte %d (a lone surrogate must be a \\u escape): %s", at, quoteLine(line, 200))
 	}
 	// The line is a fresh allocation nothing writes into (readLine): parsed in place, a
 	// 64 MiB answer costs one copy less.
 	resp, err := protocol.ParseResponse(unsafe.String(unsafe.SliceData(line), len(line)))
 	if err != nil {
-		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: %v: %s", err, clip(line))
+		if stray(line) {
+			return protocol.Response{}, KindStray, strayReason(line)
+		}
+		return protocol.Response{}, KindProtocol, fmt.Sprintf("invalid response line: %v: %s", err, quoteLine(line, 200))
 	}
 	if resp.ID != req.ID {
 		return protocol.Response{}, KindProtocol, fmt.Sprintf("answered id %d to request id %d", resp.ID, req.ID)
@@ -424,6 +511,9 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 		return nil, nil
 	}
 	if p.dead {
+		if err := p.refuseRestart(reqs[0].Op); err != nil {
+			return nil, err
+		}
 		if err := p.restart(ctx); err != nil {
 			return nil, p.restartError(reqs[0].Op, err)
 		}
@@ -445,6 +535,10 @@ func (p *Process) CallPipelined(ctx context.Context, reqs []protocol.Request) ([
 		resp, kind, failure := p.answer(ctx, req, p.timeout())
 		if failure != "" {
 			p.kill()
+			if kind == KindStray {
+				p.Strays++
+				p.lastStray = failure
+			}
 			<-wrote // kill closed stdin, so the writer has returned
 			return out, &TransportError{Op: req.Op, Kind: kind, Reason: failure, Stderr: p.stderr.String()}
 		}
@@ -595,13 +689,6 @@ func (p *Process) Close() error {
 
 // Stderr returns the tail of the adapter's stderr.
 func (p *Process) Stderr() string { return p.stderr.String() }
-
-func clip(b []byte) string {
-	if len(b) > 200 {
-		return string(b[:200]) + "…"
-	}
-	return string(b)
-}
 
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {

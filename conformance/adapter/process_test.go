@@ -97,7 +97,7 @@ func TestProcessReaders(t *testing.T) {
 				{"hang", adapter.KindTimeout, 200 * time.Millisecond, 0},
 				{"hang", adapter.KindCancelled, 10 * time.Second, 100 * time.Millisecond},
 				{"crash", adapter.KindExited, 10 * time.Second, 0},
-				{"garbage", adapter.KindProtocol, 10 * time.Second, 0},
+				{"garbage", adapter.KindStray, 10 * time.Second, 0},
 			} {
 				t.Run(tt.mode+"/"+string(tt.kind), func(t *testing.T) {
 					p := startFaulty(t, tt.mode, tt.timeout)

@@ -179,13 +179,25 @@ var errLineTooLong = errors.New("protocol line too long")
 // readLine reads one line without its newline (and a CR before it). A line over maxLine
 // bytes is consumed to its end without being kept, and reported as errLineTooLong, so memory
 // stays bounded and the next read starts at the next line.
-func readLine(br *bufio.Reader, maxLine int) ([]byte, error) {
+func readLine(br *bufio.Reader, maxLine int) ([]byte, error) { return readLineOr(br, maxLine, false) }
+
+// readResponseLine is readLine for the client: a line over maxLine is reported as soon as it
+// is known to be one, not read to its end (which may never come, or come after the timeout
+// and be reported as one); the adapter is killed after it, so the rest of the line is moot.
+func readResponseLine(br *bufio.Reader, maxLine int) ([]byte, error) {
+	return readLineOr(br, maxLine, true)
+}
+
+func readLineOr(br *bufio.Reader, maxLine int, stopEarly bool) ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if !tooLong {
 			if n := len(line) + len(chunk); n > maxLine+2 { // room for the CR LF
+				if stopEarly {
+					return nil, errLineTooLong
+				}
 				tooLong, line = true, nil
 			} else {
 				if n > cap(line) && line != nil {

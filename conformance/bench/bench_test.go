@@ -93,6 +93,10 @@ func TestRunReportsDisagreementAndFailures(t *testing.T) {
 	if r := rep.Results[0]; r.Same == nil || *r.Same || !strings.Contains(r.Diff, "dsh-session:x") {
 		t.Errorf("disagreement not reported: %+v", r)
 	}
+	// As JSON, for a port in any language, not Go syntax.
+	if d := rep.Results[0].Diff; !strings.Contains(d, `first difference: $.result: want "dsh-session:`) || !strings.Contains(d, `+   "result": "dsh-session:x"`) || strings.Contains(d, "compare.Outcome") {
+		t.Errorf("the difference is not shown as JSON:\n%s", d)
+	}
 	// A side that declares world-cache but cannot define is a failure, not a measurement.
 	if r := rep.Results[1]; r.A.Status != Unsupported && r.A.Status != Failed {
 		t.Errorf("world.define failure: %+v", r.A)
@@ -162,3 +166,30 @@ func TestFormatDuration(t *testing.T) {
 }
 
 func timeNs(n int64) time.Duration { return time.Duration(n) }
+
+// none supports nothing but hello.
+type none struct{}
+
+func (none) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpHello {
+		return (&refadapter.Reference{}).Handle(ctx, req)
+	}
+	return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: "not implemented"}}
+}
+
+// An op a side does not support is n/a: not measured, not compared, no disagreement.
+func TestUnsupportedIsNotADisagreement(t *testing.T) {
+	rep, err := Run(context.Background(), Config{Workloads: tiny()[:1], Repeat: 1, Ops: 3}, Side{Name: "none", Caller: adapter.InProcess{H: none{}}}, reference())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results[0]
+	if r.A.Status != Unsupported || r.Same != nil {
+		t.Errorf("A %s, same %v: want unsupported and not compared", r.A.Status, r.Same)
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), "A on small/uri.encode: n/a, the op is not supported") || strings.Contains(text.String(), "disagree") || strings.Contains(text.String(), "NO") {
+		t.Errorf("text:\n%s", text.String())
+	}
+}

@@ -18,7 +18,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteText writes the report as a table, one row per workload, then the small-op
-// throughput and any disagreement between the sides.
+// throughput and any disagreement between the sides (as JSON: the first difference and a
+// line diff of canonical JSON). A workload whose op a side does not support
+// (ADAPTER_UNSUPPORTED) is "n/a" on that side, neither measured nor compared.
 //
 // "median" and "min" are wall times of one run as the client saw it (encoding, transport,
 // the adapter's work); "own" is the median of what the adapter itself reported (elapsedNs),
@@ -44,7 +46,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", width, res.Workload, res.Calls,
 			res.A.medianCell(), res.A.minCell(), res.A.ownCell(),
 			res.B.medianCell(), res.B.minCell(), res.B.ownCell(),
-			ratio(res.Ratio), ratio(res.OwnRatio), same(res.Same))
+			ratio(res.Ratio), ratio(res.OwnRatio), res.sameCell())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -56,6 +58,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			m    Measure
 		}{{"A", res.A}, {"B", res.B}} {
 			switch {
+			case s.m.Status == Unsupported:
+				notes = append(notes, fmt.Sprintf("%s on %s: n/a, the op is not supported (%s); not measured, not compared", s.name, res.Workload, s.m.Message))
 			case s.m.Status != OK:
 				notes = append(notes, fmt.Sprintf("%s on %s: %s: %s", s.name, res.Workload, s.m.Status, s.m.Message))
 			case s.m.Capped:
@@ -98,6 +102,9 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 func (m Measure) medianCell() string {
+	if m.Status == Unsupported {
+		return "n/a"
+	}
 	if len(m.Runs) == 0 {
 		return string(m.Status)
 	}
@@ -132,6 +139,14 @@ func ratio(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// sameCell is the "same" column: n/a when a side does not support the workload's op.
+func (res Result) sameCell() string {
+	if res.A.Status == Unsupported || res.B.Status == Unsupported {
+		return "n/a"
+	}
+	return same(res.Same)
 }
 
 func same(s *bool) string {

@@ -644,7 +644,7 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 	// (The line is made once, here: a world makes it the costliest part of a passing case.)
 	req.ID = resp.ID
 	rc.Input = string(req.Line())
-	if line, err := resp.Line(); err == nil {
+	if line, err := resp.Shown(); err == nil {
 		rc.Got = string(line)
 	}
 	if adapter.Unsupported(resp) {

@@ -8,6 +8,7 @@
 package conformancetest
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -35,22 +36,40 @@ func RunWith(t *testing.T, r conformance.Runner) *report.Report {
 	return check(t, nil, r)
 }
 
+// detail is a failing check as a subtest reports it: the status and message, then the
+// request, the expected and actual answers (with the id got has, so that only what differs
+// differs) and the diff. Every line is escaped (adapter.Escape): an invisible character
+// (U+2028, U+200B, a no-break space) or a control character shows as what it is, not as a
+// space or an effect on the terminal. A property's message names -rapid.seed, go test's
+// flag, not the runner's --seed.
 func detail(cs result.Case) string {
 	var b strings.Builder
-	b.WriteString(string(cs.Status) + ": " + cs.Message)
-	for _, f := range []struct{ k, v string }{{"input", cs.Input}, {"want", cs.Want}, {"got", cs.Got}} {
+	b.WriteString(string(cs.Status) + ": " + adapter.Escape(seedFlag.ReplaceAllString(cs.Message, "-rapid.seed=")))
+	for _, f := range []struct{ k, v string }{{"input", report.SameID(cs.Input, cs.Got)}, {"want", report.SameID(cs.Want, cs.Got)}, {"got", cs.Got}} {
 		if f.v != "" {
-			b.WriteString("\n" + f.k + ": " + f.v)
+			b.WriteString("\n" + f.k + ": " + adapter.Escape(f.v))
 		}
 	}
 	if cs.Diagnosis != "" {
-		b.WriteString("\nfirst differing input: " + cs.Diagnosis)
+		b.WriteString("\nfirst differing input: " + adapter.Escape(cs.Diagnosis))
 	}
 	for _, h := range cs.TrapHints {
 		b.WriteString("\nhint: " + h)
 	}
 	if cs.Diff != "" {
-		b.WriteString("\ndiff (-want +got):\n" + cs.Diff)
+		b.WriteString("\ndiff (-want +got):\n" + escapeLines(cs.Diff))
 	}
 	return b.String()
+}
+
+// seedFlag is how a property's message names the runner's flag.
+var seedFlag = regexp.MustCompile(`--seed `)
+
+// escapeLines escapes each line of s, keeping its line breaks.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = adapter.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }

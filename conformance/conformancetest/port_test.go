@@ -186,6 +186,10 @@ func TestWrongPortFails(t *testing.T) {
 		"--- FAIL: TestWrongPortHelper/fixtures/mention-format/",
 		"diff (-want +got):",
 		"input: ",
+		// where the check is defined, not the kit's testport.go, and go test's rerun line
+		"    fixtures/mention-format.yaml:",
+		"rerun: go test -run '^TestWrongPortHelper$/^fixtures$/^mention-format$/",
+		"TestWrongPortHelper: conformancetest: covered 11 of ",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the output lacks %q:\n%s", want, text)
@@ -492,6 +496,48 @@ func TestNoLoneSurrogateLeaks(t *testing.T) {
 	for _, c := range rep.Cases {
 		if c.Status == result.Fail || c.Status == result.Error {
 			t.Errorf("%s/%s: %s\n%s", c.Part, c.Name, c.Message, c.Got)
+		}
+	}
+}
+
+// nonePort implements nothing: every method says errors.ErrUnsupported.
+type nonePort struct{}
+
+func (nonePort) Features() []goport.Feature            { return nil }
+func (nonePort) EncodeURI(string) string               { panic(errors.ErrUnsupported) }
+func (nonePort) DecodeURI(string) (string, error)      { return "", errors.ErrUnsupported }
+func (nonePort) FormatMention(goport.Reference) string { panic(errors.ErrUnsupported) }
+func (nonePort) ParseMentions(string) (goport.ParsedText, error) {
+	return goport.ParsedText{}, errors.ErrUnsupported
+}
+func (nonePort) NewService(goport.SessionStore, goport.Config) (goport.Service, error) {
+	return nil, errors.ErrUnsupported
+}
+
+// TestNothingCertifiedHelper certifies nonePort when TestNothingCertifiedFails runs it.
+func TestNothingCertifiedHelper(t *testing.T) {
+	if os.Getenv("CONFORMANCETEST_NONE_PORT") != "1" {
+		t.Skip("run by TestNothingCertifiedFails, in a process of its own")
+	}
+	conformancetest.TestPortWith(t, nonePort{}, conformancetest.Options{Run: "^fixtures/uri-", Checks: 1})
+}
+
+// A port of which no check passes fails go test, not "ok" with every check skipped, and
+// the coverage line shows without -v.
+func TestNothingCertifiedFails(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestNothingCertifiedHelper$")
+	cmd.Env = append(os.Environ(), "CONFORMANCETEST_NONE_PORT=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("a port that implements nothing passed:\n%s", out)
+	}
+	for _, want := range []string{
+		"TestNothingCertifiedHelper: conformancetest: covered 0 of ",
+		"nothing of the contract would be certified",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
 }

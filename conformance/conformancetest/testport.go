@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -112,11 +113,31 @@ func check(t *testing.T, b *bridge, r conformance.Runner) *report.Report {
 	}
 	rep := merge(base, reps)
 	t.Log(closing(rep, len(checks)))
-	if t := rep.Totals; t.Pass == 0 && t.NotCovered > 0 {
-		// Every check skipped is no verdict: go test must not print ok for it.
-		tb.Errorf("conformancetest: no check was covered (%d not covered): nothing of the contract was certified", t.NotCovered)
+	if len(rep.Cases) > 0 {
+		// On stdout, not in the log, which go test shows only with -v or on a failure: a
+		// plain "ok" must not read as the whole contract certified.
+		fmt.Printf("%s: %s\n", t.Name(), coverage(rep, len(checks)))
+	}
+	if c := rep.Totals; len(rep.Cases) > 0 && c.Pass == 0 {
+		// Every check skipped (or none passing) is no verdict: go test must not print ok.
+		tb.Errorf("conformancetest: nothing of the contract would be certified: %s", coverage(rep, len(checks)))
 	}
 	return rep
+}
+
+// coverage is the line that says how much of the contract a go test run covered: "covered
+// 97 of 1306 checks; 1209 not covered" (a check covered passed or failed; one not covered
+// was skipped: a feature the port lacks, an errors.ErrUnsupported).
+func coverage(rep *report.Report, listed int) string {
+	c := rep.Totals
+	s := fmt.Sprintf("conformancetest: covered %d of %d checks; %d not covered", c.Pass+c.Fail+c.Error, max(listed, len(rep.Cases)), c.NotCovered)
+	if listed > len(rep.Cases) {
+		s += fmt.Sprintf(", %d not run (go test -run chose)", listed-len(rep.Cases))
+	}
+	if c.Fail+c.Error > 0 {
+		s += fmt.Sprintf("; %d failed", c.Fail+c.Error)
+	}
+	return s
 }
 
 // testPart runs the selected checks of one part, each reported in its own subtest, and
@@ -135,7 +156,7 @@ func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, lis
 			if s.got == nil {
 				t.Fatalf("conformancetest: the run did not report this check")
 			}
-			reportCase(t, *s.got, base.RequireAll)
+			reportCase(t, *s.got, base.RequireAll, base.Seed)
 		})
 	}
 	if len(selected) == 0 {
@@ -227,12 +248,22 @@ func merge(base conformance.Runner, reps []*report.Report) *report.Report {
 	return &out
 }
 
-// reportCase reports one check's result on its subtest.
-func reportCase(t testing.TB, c result.Case, requireAll bool) {
+// reportCase reports one check's result on its subtest. A failure is written without the
+// kit's file and line (which Errorf would put first): it starts with where the check is
+// defined (a fixture's or a feature's file and line) and ends with the go test line that
+// runs it again with the same rapid seed.
+func reportCase(t testing.TB, c result.Case, requireAll bool, seed uint64) {
 	t.Helper()
 	switch c.Status {
 	case result.Fail, result.Error:
-		t.Errorf("%s", detail(c))
+		var b strings.Builder
+		if src, ok := report.EmbeddedSources().Lookup(c.Part, c.Area, c.Name); ok {
+			fmt.Fprintf(&b, "%s:%d: ", src.File, src.Line)
+		}
+		b.WriteString(detail(c))
+		fmt.Fprintf(&b, "\nrerun: %s\n", goTestLine(t.Name(), cmp.Or(c.Seed, seed)))
+		_, _ = io.WriteString(t.Output(), b.String())
+		t.Fail()
 	case result.NotCovered:
 		if requireAll {
 			t.Errorf("not covered (RequireAll): %s", c.Message)
@@ -242,6 +273,16 @@ func reportCase(t testing.TB, c result.Case, requireAll bool) {
 	case result.FixtureBug:
 		t.Skipf("fixture bug (the kit's fault, not the port's): %s", c.Message)
 	}
+}
+
+// goTestLine is the go test command that runs the subtest named name (t.Name()) alone, with
+// rapid's seed.
+func goTestLine(name string, seed uint64) string {
+	elems := strings.Split(name, "/")
+	for i, e := range elems {
+		elems[i] = "^" + regexp.QuoteMeta(e) + "$"
+	}
+	return fmt.Sprintf("go test -run '%s' -rapid.seed=%d", strings.ReplaceAll(strings.Join(elems, "/"), "'", `'\''`), seed)
 }
 
 // Certify runs every check selected by opts against p in one run and returns the report,

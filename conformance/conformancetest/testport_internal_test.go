@@ -2,6 +2,7 @@ package conformancetest
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -14,7 +15,13 @@ import (
 type recorder struct {
 	testing.TB
 	errors, skips []string
+	out           strings.Builder
+	failed        bool
 }
+
+func (r *recorder) Name() string      { return "TestPort/fixtures/uri-decode/a b" }
+func (r *recorder) Output() io.Writer { return &r.out }
+func (r *recorder) Fail()             { r.failed = true }
 
 func (r *recorder) Helper() {}
 func (r *recorder) Errorf(format string, args ...any) {
@@ -27,6 +34,11 @@ func (r *recorder) Skipf(format string, args ...any) {
 func TestReportCase(t *testing.T) {
 	t.Parallel()
 	fail := result.Case{Status: result.Fail, Message: "result differs", Input: `{"op":"uri.encode"}`, Want: "w", Got: "g", Diff: "-w\n+g"}
+	// A fixture: the failure starts at its file and line, shows want with got's id (the
+	// request's), invisible characters escaped, and ends with the go test line to rerun it.
+	located := result.Case{Part: "fixtures", Area: "uri", Name: "uri-decode/stray-bits", Status: result.Fail, Message: "want error, got a result\x1b[2J",
+		Input: `{"id":7,"op":"uri.decode","args":{"uri":"a b"}}`, Want: `{"id":0,"ok":false,"error":{"code":"X","message":""}}`, Got: "{\"id\":7,\"ok\":true,\"result\":\"a\u2028\u200b\u00a0\"}"}
+	prop := result.Case{Part: "properties", Area: "uri", Name: "uri/round-trip", Status: result.Fail, Seed: 42, Message: "differs (reproduce with --seed 42)"}
 	nc := result.Case{Status: result.NotCovered, Message: "not expressible in the Go API: config is null"}
 	for _, tc := range []struct {
 		name         string
@@ -36,13 +48,23 @@ func TestReportCase(t *testing.T) {
 	}{
 		{"pass", result.Case{Status: result.Pass}, true, "", ""},
 		{"fail", fail, false, "diff (-want +got):\n-w\n+g", ""},
+		{"located", located, false, "fixtures/uri-decode.yaml:", ""},
+		{"located", located, false, `got a result\x1b[2J`, ""},
+		{"located", located, false, `want: {"id":7,"ok":false`, ""},
+		{"located", located, false, `got: {"id":7,"ok":true,"result":"a\u2028\u200b\u00a0"}`, ""},
+		{"located", located, false, `rerun: go test -run '^TestPort$/^fixtures$/^uri-decode$/^a b$' -rapid.seed=9`, ""},
+		{"property", prop, false, "(reproduce with -rapid.seed=42)", ""},
+		{"property", prop, false, "-rapid.seed=42\n", ""},
 		{"error", result.Case{Status: result.Error, Message: "timed out"}, false, "error: timed out", ""},
 		{"not covered", nc, false, "", "not covered: not expressible in the Go API: config is null"},
 		{"not covered, require-all", nc, true, "not covered (RequireAll): not expressible", ""},
 		{"fixture bug", result.Case{Status: result.FixtureBug, Message: "bad yaml"}, true, "", "the kit's fault"},
 	} {
 		r := &recorder{}
-		reportCase(r, tc.c, tc.requireAll)
+		reportCase(r, tc.c, tc.requireAll, 9)
+		if r.failed {
+			r.errors = append(r.errors, r.out.String())
+		}
 		check := func(what string, got []string, want string) {
 			if (want == "") != (len(got) == 0) || len(got) > 1 || (want != "" && !strings.Contains(got[0], want)) {
 				t.Errorf("%s: %s %q, want one containing %q", tc.name, what, got, want)

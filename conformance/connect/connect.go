@@ -162,6 +162,18 @@ func (c *Conn) Unusable() string {
 	return c.guard.unusable()
 }
 
+// FailureStderr returns the tail of a command's stderr as it was when a call last failed at
+// the transport level (a crash, a hang, a protocol break), or "" when none did or it wrote
+// nothing: the process restarted since has a stderr of its own, which Stderr returns.
+func (c *Conn) FailureStderr() string {
+	if c.guard == nil {
+		return ""
+	}
+	c.guard.mu.Lock()
+	defer c.guard.mu.Unlock()
+	return c.guard.stderr
+}
+
 // Timeouts returns how many calls timed out, when the connection has limits.
 func (c *Conn) Timeouts() int {
 	if c.guard == nil {
@@ -184,6 +196,8 @@ type guard struct {
 	mu          sync.Mutex
 	consecutive int
 	timeouts    int
+	strays      int    // calls that failed on a stray stdout line (adapter.KindStray)
+	stderr      string // the stderr tail of the last failed call that had one
 	last        string
 	tripped     string
 }
@@ -208,19 +222,41 @@ func (g *guard) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	}
 	g.consecutive++
 	g.last = err.Error()
-	if adapter.KindOf(err) == adapter.KindTimeout {
+	var failed *adapter.TransportError
+	if errors.As(err, &failed) && strings.TrimSpace(failed.Stderr) != "" {
+		g.stderr = failed.Stderr
+	}
+	switch adapter.KindOf(err) {
+	case adapter.KindTimeout:
 		g.timeouts++
+	case adapter.KindStray:
+		g.strays++
 	}
 	switch {
 	case g.tripped != "":
 	case ctx.Err() != nil:
 		g.tripCtx(ctx)
+	case g.strays >= adapter.MaxStrayLines:
+		// Named once, as the cause: the adapter writes it again after every restart, and
+		// the ops it was read for are not at fault.
+		var te *adapter.TransportError
+		errors.As(err, &te)
+		g.tripped = fmt.Sprintf("protocol break: stray stdout (%d times, not restarted again): %s", g.strays, strayLine(te.Reason))
 	case g.maxTimeouts > 0 && g.timeouts >= g.maxTimeouts:
 		g.tripped = fmt.Sprintf("%d calls timed out, the budget of the run (raise it with --max-timeouts); the last: %s", g.timeouts, g.last)
 	case g.max > 0 && g.consecutive >= g.max:
 		g.tripped = fmt.Sprintf("the adapter failed %d calls in a row, the last: %s", g.consecutive, g.last)
 	}
 	return resp, err
+}
+
+// strayLine is a stray-stdout reason without the "not restarted after…" of a refused
+// restart, which the guard's own message says.
+func strayLine(reason string) string {
+	if _, rest, ok := strings.Cut(reason, ", the last: "); ok && strings.HasPrefix(reason, "not restarted") {
+		return rest
+	}
+	return reason
 }
 
 func (g *guard) tripCtx(ctx context.Context) {

@@ -26,6 +26,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -153,7 +154,7 @@ type Difference struct {
 	Op      string
 	Request protocol.Request  // id 0
 	A, B    protocol.Response // ids 0
-	// Diff is compare.Diff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture.
+	// Diff is report.ResponseDiff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture, as JSON.
 	Diff string
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
 	// codes), "reads" (same code, other reads of a prepare), "lists" (same code, other listing
@@ -263,7 +264,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		}
 		if d := compare.Diff(rb, ra); d != "" {
 			ra.ID, rb.ID = 0, 0
-			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: d, Fault: fault(ra, rb)}
+			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb)}
 			t.Fatalf("%s: the answers differ (-B +A)\n%s", op, d)
 		}
 	})
@@ -324,7 +325,7 @@ func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Op
 			}
 		}
 		ra.ID, rb.ID = 0, 0
-		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: compare.Diff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
+		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
 	}
 	return nil
 }

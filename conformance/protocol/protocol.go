@@ -6,6 +6,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -181,6 +182,19 @@ type Response struct {
 	// or 0 when the adapter does not report it. It is timing metadata: Value and Line leave
 	// it out, so reports and comparisons stay deterministic; ValueWithElapsed adds it.
 	Elapsed time.Duration
+	// Received is the line as the adapter wrote it when Line would not show what it sent:
+	// a number JSON's doubles cannot hold (1e400 reads as Infinity, which JSON writes as
+	// null). Reports show it (Shown); comparisons use the parsed values. "" otherwise.
+	Received string
+}
+
+// Shown is the response as a report shows it: the line received (Received) when writing
+// the parsed value again would change it, else Line.
+func (r Response) Shown() ([]byte, error) {
+	if r.Received != "" {
+		return []byte(r.Received), nil
+	}
+	return r.Line()
 }
 
 // ElapsedKey is the optional response key carrying Response.Elapsed, in nanoseconds.
@@ -250,6 +264,9 @@ func ParseResponse(line string) (Response, error) {
 	if r.OK, ok = okv.(bool); !ok {
 		return r, errors.New(`response "ok" is not a boolean`)
 	}
+	if nonFinite(o) {
+		r.Received = line
+	}
 	if r.OK {
 		res, present := o.Get("result")
 		if !present {
@@ -285,4 +302,26 @@ func ParseResponse(line string) (Response, error) {
 		}
 	}
 	return r, nil
+}
+
+// nonFinite reports whether v holds a number that read as ±Infinity (a JSON number past the
+// largest double, 1e400): written again, it would be null.
+func nonFinite(v any) bool {
+	switch v := v.(type) {
+	case float64:
+		return math.IsInf(v, 0)
+	case []any:
+		for _, e := range v {
+			if nonFinite(e) {
+				return true
+			}
+		}
+	case *wire.Object:
+		for _, k := range v.Keys() {
+			if e, _ := v.Get(k); nonFinite(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -33,6 +33,8 @@ type Document struct {
 	Kit         string         `json:"kit"`
 	Spec        string         `json:"spec"`
 	Adapter     string         `json:"adapter"`
+	Command     []string       `json:"command,omitempty"`
+	Dir         string         `json:"dir,omitempty"`
 	Hello       *adapter.Hello `json:"hello,omitempty"`
 	FixtureHash string         `json:"fixtureHash,omitempty"`
 	Seed        uint64         `json:"seed"`
@@ -115,7 +117,7 @@ func (r *Report) Document() *Document { return r.DocumentWith(EmbeddedSources())
 func (r *Report) DocumentWith(src *Sources) *Document {
 	d := &Document{
 		Schema: SchemaID, Version: FormatVersion,
-		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Hello: r.Hello, FixtureHash: r.FixtureHash,
+		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Command: r.Command, Dir: r.Dir, Hello: r.Hello, FixtureHash: r.FixtureHash,
 		Seed: r.Seed, Checks: r.Checks, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard,
 		Unusable: r.Unusable, Interrupted: r.Interrupted, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
 		TimeoutNs: int64(r.Timeout), MaxTimeouts: r.MaxTimeouts, DeadlineNs: int64(r.Deadline), Timeouts: r.Timeouts, Orphans: r.Orphans,

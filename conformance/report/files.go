@@ -70,9 +70,9 @@ func xmlText(s string) string {
 	}, s)
 }
 
-func caseDetail(cs result.Case) string {
+func (r *Report) caseDetail(cs result.Case) string {
 	var b strings.Builder
-	writeCase(&b, cs)
+	writeCase(&b, cs, r.Rerun(cs))
 	return xmlText(b.String())
 }
 
@@ -118,10 +118,10 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			}
 			switch cs.Status {
 			case result.Fail:
-				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: caseDetail(cs)}
+				jc.Failure = &junitMessage{Message: msg, Type: "not-conformant", Body: r.caseDetail(cs)}
 				suite.Failures++
 			case result.Error:
-				jc.Error = &junitMessage{Message: msg, Type: "adapter-error", Body: caseDetail(cs)}
+				jc.Error = &junitMessage{Message: msg, Type: "adapter-error", Body: r.caseDetail(cs)}
 				suite.Errors++
 			case result.NotCovered:
 				jc.Skipped = &junitMessage{Message: "not covered: " + msg}
@@ -129,7 +129,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			case result.FixtureBug:
 				// An error, not a skip: a check the kit could not run leaves the run
 				// incomplete, and a CI test view must not show it green.
-				jc.Error = &junitMessage{Message: "fixture bug (the kit's, not the adapter's): " + msg, Type: "fixture-bug", Body: caseDetail(cs)}
+				jc.Error = &junitMessage{Message: "fixture bug (the kit's, not the adapter's): " + msg, Type: "fixture-bug", Body: r.caseDetail(cs)}
 				suite.Errors++
 			}
 			suite.Tests++
@@ -178,7 +178,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		shown++
 		var d strings.Builder
-		writeCase(&d, cs)
+		writeCase(&d, cs, r.Rerun(cs))
 		fmt.Fprintf(&b, "<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n\n",
 			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(terminalBlock(d.String()), "```", "`\u200b``"))
 	}

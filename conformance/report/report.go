@@ -15,9 +15,13 @@ import (
 
 // Report is the outcome of one run.
 type Report struct {
-	Kit         string         `json:"kit"`                   // the kit's version
-	Spec        string         `json:"spec"`                  // the contract release certified
-	Adapter     string         `json:"adapter"`               // the command, or "in-process"
+	Kit     string `json:"kit"`     // the kit's version
+	Spec    string `json:"spec"`    // the contract release certified
+	Adapter string `json:"adapter"` // the command, or "in-process"
+	// Command and Dir are the adapter command as run (its words unsplit) and its working
+	// directory, for the rerun lines (Rerun); empty in-process.
+	Command     []string       `json:"command,omitempty"`
+	Dir         string         `json:"dir,omitempty"`
 	Hello       *adapter.Hello `json:"hello,omitempty"`       // the adapter's hello; nil when it failed
 	FixtureHash string         `json:"fixtureHash,omitempty"` // cases.Hash of the fixture set
 	Seed        uint64         `json:"seed"`                  // rapid's base seed

@@ -95,7 +95,11 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		r.writeVerdict(&b)
 		return writeValid(w, b.String())
 	}
-	r.writeFailures(&b)
+	if o.Verbose {
+		r.writeFailures(&b)
+	} else {
+		r.writeGroups(&b)
+	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%-12s %6s %6s %6s %12s %6s %12s %9s\n", "part", "checks", "pass", "fail", "not-covered", "error", "fixture-bug", "elapsed")
 	for _, p := range r.Parts {
@@ -143,7 +147,7 @@ func (r *Report) writeFailures(b *strings.Builder) {
 			}
 			if seen[cs.Message]++; seen[cs.Message] <= maxSameMessage || st == result.Fail {
 				b.WriteString("\n")
-				writeCase(b, cs)
+				writeCase(b, cs, r.Rerun(cs))
 			}
 		}
 		for _, msg := range order {
@@ -200,7 +204,7 @@ func writeValid(w io.Writer, s string) error {
 // maxSameMessage is how many errors with one message the text report shows in full.
 const maxSameMessage = 3
 
-func writeCase(b *strings.Builder, cs result.Case) {
+func writeCase(b *strings.Builder, cs result.Case, rerun string) {
 	label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR", result.FixtureBug: "FIXTURE BUG"}[cs.Status]
 	fmt.Fprintf(b, "%s %s %s: %s\n", label, cs.Part, Terminal(cs.Name), Terminal(cs.Message))
 	if len(cs.Requirements) > 0 {
@@ -216,10 +220,6 @@ func writeCase(b *strings.Builder, cs result.Case) {
 		if v != "" {
 			fmt.Fprintf(b, "  %-6s %s\n", name+":", Terminal(clip(v, 4000)))
 		}
-	}
-	rerun := "--run '" + strings.ReplaceAll(RerunRegexp(cs), "'", `'\''`) + "'"
-	if cs.Seed != 0 {
-		rerun += " --seed " + strconv.FormatUint(cs.Seed, 10)
 	}
 	field("rerun", rerun)
 	if src, ok := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name); ok {

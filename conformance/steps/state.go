@@ -171,7 +171,7 @@ func (st *state) call(op string, args *wire.Object) (protocol.Response, error) {
 	// The client numbered the request; the answer echoes that id (the client checks it).
 	req.ID = resp.ID
 	st.lastInput = string(req.Line())
-	if line, err := resp.Line(); err == nil {
+	if line, err := resp.Shown(); err == nil {
 		st.lastGot = result.Clip(string(line), result.MaxField)
 	}
 	if adapter.Unsupported(resp) {

@@ -526,10 +526,7 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 	if c.Diagnosis != "" {
 		b.WriteString("<dt>first differing input</dt><dd><code>" + escText(clip(c.Diagnosis, 400)) + "</code></dd>")
 	}
-	rerun := rerunCommand(p.impls[i].doc) + " --run " + shellQuote(c.Rerun)
-	if c.Seed != 0 {
-		rerun += " --seed " + strconv.FormatUint(c.Seed, 10)
-	}
+	rerun := p.impls[i].doc.Rerun(*c)
 	b.WriteString("<dt>rerun</dt><dd><code>" + escText(rerun) + "</code></dd></dl>\n")
 	if len(c.Steps) > 0 {
 		b.WriteString("<details class=\"steps\"><summary>scenario</summary><pre>" + escText(clip(strings.Join(c.Steps, "\n"), maxBlock)) + "</pre></details>\n")

@@ -317,3 +317,17 @@ func TestNetworkRef(t *testing.T) {
 		}
 	}
 }
+
+// A failure card's rerun line is the command that reproduces it: the adapter as run (after
+// --), the profile and, for a property, the rapid seed. Without the adapter, pasting it
+// would certify the embedded reference.
+func TestPageRerunNamesTheAdapter(t *testing.T) {
+	d := broken(realRuns(t)[0], 50)
+	d.Command = []string{"node", "my adapter.js"}
+	s := page(t, []*report.Document{d}, html.Options{})
+	want := "--run '^" // the first failure's rerun line (quotes need no escape in text)
+	if !strings.Contains(s, want) || !strings.Contains(s, " -- node 'my adapter.js'</code>") || !strings.Contains(s, "--profile "+d.Spec) {
+		i := strings.Index(s, "<dt>rerun</dt>")
+		t.Errorf("the rerun line does not name the adapter and profile: %.300s", s[max(i, 0):])
+	}
+}

@@ -18,7 +18,11 @@
 //	big-result       answer the op with a (wrong) string result of -size bytes
 //	hang-every       answer, but hang on every -every'th call of the op since the (re)start
 //	huge-line        answer the op with a line 1 MiB longer than adapter.MaxLine
+//	endless-line     answer the op with a line past adapter.MaxLine that never ends (then hang)
+//	huge-number      answer the op with the result 1e400, a number no double holds
 //	stdout-first     write a banner line to stdout before anything else
+//	stdout-log       write a log line ("ready\x1b[2J") to stdout after each hello's answer
+//	stdout-once      write one log line to stdout before the op's answer, once per run (-ready FILE marks it)
 //	ignore-eof       keep running after stdin closes
 //	wrong-result     answer uri.encode with a URI one character too long
 //	wrong-code       answer uri.decode failures with SESSION_REFERENCE_INVALID_CONFIG
@@ -129,6 +133,12 @@ func Main() {
 		} else {
 			resp = ref.Handle(context.Background(), req)
 		}
+		if req.Op == protocol.OpHello && *mode == "stdout-log" {
+			b, _ := resp.Line()
+			emit(string(b))
+			emit("fakeadapter ready \x1b[2J")
+			continue
+		}
 		if req.Op == protocol.OpHello && *mode == "bad-protocol" {
 			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":%s,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, *proto))
 			continue
@@ -152,6 +162,11 @@ func Main() {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
 				os.Exit(2)
+			case "stdout-once":
+				if _, err := os.Stat(*ready); err != nil {
+					signalReady()
+					emit("fakeadapter: handling " + req.Op)
+				}
 			case "hang":
 				signalReady()
 				time.Sleep(time.Hour)
@@ -168,12 +183,23 @@ func Main() {
 				continue
 			case "wrong-id":
 				resp.ID += 1000
+			case "huge-number":
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":1e400}`, req.ID))
+				continue
 			case "invalid-json":
 				emit(`{"id":` + fmt.Sprint(req.ID) + `,"ok":true,"result":`)
 				continue
 			case "invalid-utf8":
 				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xffb\"}", req.ID))
 				continue
+			case "endless-line":
+				fmt.Fprintf(out, `{"id":%d,"ok":true,"result":"`, req.ID)
+				chunk := strings.Repeat("A", 1<<20)
+				for n := 0; n <= adapter.MaxLine>>20; n++ {
+					out.WriteString(chunk)
+				}
+				out.Flush()
+				time.Sleep(time.Hour)
 			case "huge-line":
 				// Just past the client's limit, written a MiB at a time: enough to cross it,
 				// without building the line in memory (100 MB took seconds of CPU).
