@@ -130,9 +130,9 @@ func (r *Report) writeGroups(b *strings.Builder) {
 			continue
 		}
 		label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR"}[g.Status]
-		fmt.Fprintf(b, "%s %d checks, one cause: %s\n", label, len(g.Cases), clip(g.Cause, 400))
+		fmt.Fprintf(b, "%s %d checks, one cause: %s\n", label, len(g.Cases), Terminal(clip(g.Cause, 400)))
 		if g.Status == result.Error {
-			fmt.Fprintf(b, "  e.g.   %s %s\n", g.Example.Part, g.Example.Name)
+			fmt.Fprintf(b, "  e.g.   %s %s\n", g.Example.Part, Terminal(g.Example.Name))
 			fmt.Fprintf(b, "  rerun: %s\n", r.Rerun(g.Example))
 			continue
 		}
@@ -143,7 +143,7 @@ func (r *Report) writeGroups(b *strings.Builder) {
 		if l := tally(g.Cases, func(c result.Case) []string { return c.Traps }); l != "" {
 			fmt.Fprintf(b, "  traps: %s\n", l)
 		}
-		fmt.Fprintf(b, "  smallest: %s %s: %s\n", ex.Part, ex.Name, clip(ex.Message, 300))
+		fmt.Fprintf(b, "  smallest: %s %s: %s\n", ex.Part, Terminal(ex.Name), Terminal(clip(ex.Message, 300)))
 		var e strings.Builder
 		ex.Requirements, ex.Traps, ex.TrapHints = nil, nil, nil
 		writeCase(&e, ex, r.Rerun(ex))
@@ -156,7 +156,7 @@ func (r *Report) writeGroups(b *strings.Builder) {
 		var others []string
 		for _, c := range g.Cases {
 			if c.Part != ex.Part || c.Name != ex.Name {
-				others = append(others, c.Part+"/"+c.Name)
+				others = append(others, c.Part+"/"+Terminal(c.Name))
 			}
 		}
 		fmt.Fprintf(b, "  and %d more: %s\n", len(others), names(others, 160))
