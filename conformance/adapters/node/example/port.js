@@ -3,7 +3,7 @@
 // JavaScript with no dependency. The adapter glue is example/adapter.
 
 import { randomUUID } from "node:crypto";
-import { SessionReferenceError, Code } from "../kit/index.js";
+import { SessionReferenceError, Code } from "@sessionref-kit/adapter-kit";
 
 const SCHEME = "dsh-session:";
 const MAX_REFERENCES = 3;
