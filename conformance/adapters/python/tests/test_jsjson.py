@@ -122,3 +122,27 @@ class UnicodeTable(unittest.TestCase):
         with open(os.path.join(here, "_unicode.py"), encoding="utf-8") as f:
             want = f.read()
         self.assertEqual(got.split("\n", 1)[1], want.split("\n", 1)[1])
+
+
+class LowerAgainstNode(unittest.TestCase):
+    def test_every_code_point_and_sigma_contexts(self):
+        """jsstring.lower of every code point, and of final-sigma contexts around each of a fixed
+        sample, equals toLocaleLowerCase() in Node.js."""
+        node = shutil.which("node")
+        if node is None:
+            self.assertFalse(os.environ.get("SESSIONREF_REQUIRE_NODE"), "SESSIONREF_REQUIRE_NODE is set and node is not installed")
+            self.skipTest("node is not installed: the comparison with JavaScript needs it")
+        if subprocess.run([node, "-p", "process.versions.unicode"], capture_output=True, text=True).stdout.strip() != "17.0":
+            self.skipTest("this Node.js is not Unicode 17")
+        points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+        rng = random.Random(17)
+        sample = rng.sample(points, 3000) + ["\u0345", "'", "\u00ad", "\u0301", "A", "\u1c89", "\U00016ea0", "\ud800", "\udc00"]
+        texts = ["\n".join(points)]
+        for c in sample:
+            texts += ["A\u03a3" + c, c + "\u03a3", "A" + c + "\u03a3", "A\u03a3" + c + "B", "\u03a3" + c + "\u03a3"]
+        payload = stringify(texts)
+        script = "const t=JSON.parse(require('fs').readFileSync(0,'utf8'));process.stdout.write(JSON.stringify(t.map(s=>s.toLocaleLowerCase())))"
+        got = parse(subprocess.run([node, "-e", script], input=payload.encode(), capture_output=True, check=True).stdout.decode())
+        mismatches = [(t[:40], jsstring.lower(t)[:40], g[:40]) for t, g in zip(texts, got) if jsstring.lower(t) != g]
+        self.assertEqual(mismatches[:3], [])
+        self.assertEqual(len(got), len(texts))
