@@ -152,7 +152,11 @@ export class Cancel {
  * @param {import("./index.js").World} world
  */
 export function fakeSessionQuery(world) {
-  const find = (id) => world.sessions.find((s) => s.header.id === id);
+  // The first session of each id, as a search in document order finds it; built once, so
+  // title reads over n sessions are O(n). Mutations come after the calls.
+  const byId = new Map();
+  for (const s of world.sessions) if (!byId.has(s.header.id)) byId.set(s.header.id, s);
+  const find = (id) => byId.get(id);
   const calls = { lists: 0, titleReads: /** @type {string[]} */ ([]), reads: /** @type {string[]} */ ([]), cancel: new Cancel(undefined) };
   const sessionQuery = {
     listSessions(_signal) {

@@ -300,17 +300,26 @@ def _retain(snapshot, label, max_bytes):
     session = snapshot["session"]
     omitted_messages = dropped_bytes = 0
 
-    def data():
+    def data(conversation):
         return {
             "sessionId": session["id"],
             "label": label,
             "cwd": session.get("cwd"),
             "capturedThroughSeq": snapshot["capturedThroughSeq"],
-            "conversation": [{"role": k["role"], "text": k["text"]} for k in kept],
+            "conversation": conversation,
         }
 
+    # The size of the tag-safe JSON object is additive over its messages (each is its own
+    # JSON text, joined by commas), so it is kept as a sum rather than re-serialized per step.
+    def message_size(k):
+        k["size"] = jsstring.utf8_len(_tag_safe_json({"role": k["role"], "text": k["text"]}))
+        return k["size"]
+
+    base = jsstring.utf8_len(_tag_safe_json(data([])))
+    total = sum(message_size(k) for k in kept)
+
     def size():
-        return jsstring.utf8_len(_tag_safe_json(data()))
+        return base + total + max(0, len(kept) - 1)
 
     # First drop whole messages, oldest first, keeping checkpoints and the newest.
     while size() > max_bytes:
@@ -318,6 +327,7 @@ def _retain(snapshot, label, max_bytes):
         if i < 0:
             break
         removed = kept.pop(i)
+        total -= removed["size"]
         omitted_messages += 1
         dropped_bytes += jsstring.utf8_len(removed["original"])
     # Then shorten the longest message, from its original text, until the object fits.
@@ -335,6 +345,7 @@ def _retain(snapshot, label, max_bytes):
         if text == item["text"]:
             return None
         kept[longest] = {**item, "text": text, "omitted": omitted}
+        total += message_size(kept[longest]) - item["size"]
     omitted_bytes = sum(k["omitted"] for k in kept) + dropped_bytes
     stats = {
         "compacted": any(k["checkpoint"] for k in original),
@@ -344,7 +355,7 @@ def _retain(snapshot, label, max_bytes):
         "omittedBytes": omitted_bytes,
         "truncated": omitted_messages > 0 or omitted_bytes > 0,
     }
-    return data(), stats
+    return data([{"role": k["role"], "text": k["text"]} for k in kept]), stats
 
 
 def _decode(b):

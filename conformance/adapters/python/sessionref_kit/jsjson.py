@@ -67,6 +67,8 @@ def quote(s):
     """A string as JSON.stringify writes it: lone surrogates and controls as lowercase \\u
     escapes, a surrogate pair (two surrogate code points in a row) as its character, nothing
     else escaped (not <, >, &, U+2028, U+2029, DEL)."""
+    if not _ESCAPE.search(s):
+        return '"' + s + '"'
     if _SURROGATE.search(s):
         s = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
     return '"' + _ESCAPE.sub(_escape, s) + '"'
@@ -147,7 +149,7 @@ def _write(v, out):
         out.append("]")
     elif isinstance(v, dict):
         keys = list(v.keys())
-        if any(_is_index(k) for k in keys):
+        if any(k[:1].isdigit() and _is_index(k) for k in keys):
             keys = sorted((k for k in keys if _is_index(k)), key=int) + [k for k in keys if not _is_index(k)]
         out.append("{")
         first = True

@@ -88,6 +88,7 @@ _LOWER = {}
 for _entry in _unicode.LOWER.split():
     _c, _, _l = _entry.partition(":")
     _LOWER[chr(int(_c, 16))] = "".join(chr(int(x, 16)) for x in _l.split(","))
+_TRANSLATE = {ord(k): v for k, v in _LOWER.items()}
 _cased = _member(_ranges(_unicode.CASED))
 _ignorable = _member(_ranges(_unicode.CASE_IGNORABLE))
 
@@ -111,10 +112,14 @@ def lower(s):
     s = normalize(s)
     if s.isascii():
         return s.lower()
+    if "\u03a3" not in s:
+        return s.translate(_TRANSLATE)
     out = []
+    last = 0
     for i, ch in enumerate(s):
         if ch == "\u03a3":
+            out.append(s[last:i].translate(_TRANSLATE))
             out.append("\u03c2" if _final_sigma(s, i) else "\u03c3")
-        else:
-            out.append(_LOWER.get(ch, ch))
+            last = i + 1
+    out.append(s[last:].translate(_TRANSLATE))
     return "".join(out)

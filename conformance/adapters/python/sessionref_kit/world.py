@@ -235,15 +235,17 @@ class FakeSessionQuery:
     def __init__(self, world, cancel=None):
         self.world = world
         self.cancel = cancel or Cancel(UNDEFINED)
+        # The first session of each id, as a search in document order finds it; built once,
+        # so title reads over n sessions are O(n). Mutations come after the calls.
+        self._by_id = {}
+        for s in world["sessions"]:
+            self._by_id.setdefault(s["header"]["id"], s)
         self.lists = 0
         self.title_reads = []
         self.reads = []
 
     def _find(self, session_id):
-        for s in self.world["sessions"]:
-            if s["header"]["id"] == session_id:
-                return s
-        return None
+        return self._by_id.get(session_id) if isinstance(session_id, str) else None
 
     def list_sessions(self, signal=None):
         """Resolves to [{"header", "live": False, "persisted": True}] in document order, or
