@@ -222,19 +222,25 @@ function retain(snapshot, label, maxBytes) {
   const kept = original.map((item) => ({ ...item }));
   let omittedMessages = 0;
   let droppedBytes = 0;
-  const data = () => ({
+  const data = (conversation) => ({
     sessionId: snapshot.session.id,
     label,
     cwd: snapshot.session.cwd ?? null,
     capturedThroughSeq: snapshot.capturedThroughSeq,
-    conversation: kept.map(({ role, text }) => ({ role, text })),
+    conversation,
   });
-  const size = () => utf8Length(tagSafeJson(data()));
+  // The size of the tag-safe JSON object is additive over its messages (each its own JSON
+  // text, joined by commas), so it is kept as a sum rather than re-serialized per step.
+  const measure = (item) => (item.size = utf8Length(tagSafeJson({ role: item.role, text: item.text })));
+  const base = utf8Length(tagSafeJson(data([])));
+  let total = kept.reduce((sum, item) => sum + measure(item), 0);
+  const size = () => base + total + Math.max(0, kept.length - 1);
   // First drop whole messages, oldest first, keeping checkpoints and the newest.
   while (size() > maxBytes) {
     const i = kept.findIndex((item, index) => !item.checkpoint && index !== kept.length - 1);
     if (i < 0) break;
     const [removed] = kept.splice(i, 1);
+    total -= removed.size;
     omittedMessages++;
     droppedBytes += utf8Length(removed.originalText);
   }
@@ -252,10 +258,11 @@ function retain(snapshot, label, maxBytes) {
     const cut = truncateWithNotice(item.originalText, target);
     if (cut.text === item.text) return undefined;
     kept[longest] = { ...item, text: cut.text, omittedBytes: cut.omittedBytes };
+    total += measure(kept[longest]) - item.size;
   }
   const omittedBytes = kept.reduce((sum, item) => sum + item.omittedBytes, 0) + droppedBytes;
   return {
-    data: data(),
+    data: data(kept.map(({ role, text }) => ({ role, text }))),
     stats: {
       compacted: original.some((item) => item.checkpoint),
       originalMessages: original.length,
