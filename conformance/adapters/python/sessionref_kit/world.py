@@ -188,6 +188,7 @@ class Cancel:
             self.signal._abort()
         self._held = []
         self._pending = 0
+        self._released = False
 
     def call(self, work):
         """Called by the fake as a call is made, with the coroutine of its work. Returns what
@@ -213,6 +214,8 @@ class Cancel:
 
     def _check_quiet(self, turns):
         loop = asyncio.get_running_loop()
+        if self._released:
+            return
         if self._pending:
             loop.call_soon(self._check_quiet, 0)
         elif turns < QUIET_TURNS:
@@ -222,6 +225,7 @@ class Cancel:
 
     def release(self):
         """Ends the held call once the implementation has returned (cancels its future)."""
+        self._released = True
         for f in self._held:
             f.cancel()
 

@@ -185,6 +185,8 @@ class EchoService:
         return [Candidate(agent.id, repr(query) + repr(limit), 1.0, "/c" if signal is not None else None)]
 
     async def prepare(self, agent, content, refs, signal):
+        if content == "cancel me":
+            raise asyncio.CancelledError()
         for r in refs:
             await self.query.read_surface(r["sessionId"])
         ctx = {"source": {"kind": "session-reference"}, "content": [], "role": "user", "id": "uuid"} if refs else None
@@ -237,8 +239,9 @@ class Dispatch(unittest.TestCase):
             {"id": 13, "op": "x" * 5000},
             {"id": 14, "op": "candidates", "args": {"world": WORLD, "agent": {"id": "me"}, "cancel": "sometime"}},
             b'"\xed\xa0\x80"\n',
+            {"id": 15, "op": "prepare", "args": {"world": WORLD, "agent": {"id": "me"}, "content": "cancel me", "references": []}},
         ])
-        self.assertEqual([r["id"] for r in out], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, None, 12, None, 14, None])
+        self.assertEqual([r["id"] for r in out], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, None, 12, None, 14, None, 15])
         self.assertEqual(out[0]["result"], {"protocol": 1, "name": "echo", "version": "1", "spec": "0.0.1-rc.1", "features": ["lone-surrogates", "world-cache", "pipelining"]})
         self.assertEqual(out[1]["result"], "uri:None")
         self.assertEqual(out[2]["error"]["code"], Code.INVALID_REFERENCE)
@@ -254,6 +257,7 @@ class Dispatch(unittest.TestCase):
         for i in (11, 12, 13, 15):
             self.assertEqual(out[i]["error"]["code"], "ADAPTER_PROTOCOL", i)
         self.assertEqual(out[14]["error"]["code"], "ADAPTER_UNSUPPORTED")
+        self.assertEqual((out[16]["error"]["code"], out[16]["error"]["reads"]), (None, []))  # a CancelledError is an answer too
 
     def test_host(self):
         world = {"sessions": [{"header": {"id": "a", "createdAt": 1}}]}
