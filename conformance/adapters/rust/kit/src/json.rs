@@ -334,7 +334,15 @@ pub fn number_to_string(d: f64) -> String {
     let digits: String = mant.chars().filter(|c| *c != '.').collect();
     let digits = digits.trim_end_matches('0');
     let digits = if digits.is_empty() { "0" } else { digits };
-    let n: i32 = exp.parse::<i32>().expect("exponent") + 1;
+    let mut n: i32 = exp.parse::<i32>().expect("exponent") + 1;
+    let tie = even_tie(d, digits);
+    let digits = match &tie {
+        Some((t, e)) => {
+            n = *e;
+            t.as_str()
+        }
+        None => digits,
+    };
     let k = digits.len() as i32;
     let mut b = String::new();
     if k <= n && n <= 21 {
@@ -360,6 +368,35 @@ pub fn number_to_string(d: f64) -> String {
         b.push_str(&e.abs().to_string());
     }
     b
+}
+
+/// ECMAScript picks, of two shortest candidates equally close to d, the even one; Rust's
+/// shortest digits round such a tie up (2^-25 is 2.98023223876953125e-8: JavaScript writes
+/// ...5312, Rust ...5313). A tie needs 16 or more digits (the k-digit neighbours of d must
+/// both read back as d) and an exact expansion of d that ends in a 5 right after them. Returns
+/// the even candidate and its decimal point position, when that is the case and it reads back.
+fn even_tie(d: f64, digits: &str) -> Option<(String, i32)> {
+    let k = digits.len();
+    if k < 16 {
+        return None;
+    }
+    let exact = format!("{:.800e}", d); // 800 digits hold every double's exact expansion
+    let (m, e) = exact.split_once('e')?;
+    let all: String = m.chars().filter(|c| *c != '.').collect();
+    let tail = &all[k..];
+    if !tail.starts_with('5') || !tail[1..].bytes().all(|b| b == b'0') {
+        return None;
+    }
+    let trunc = &all[..k];
+    if trunc == digits || (trunc.as_bytes()[k - 1] - b'0') % 2 != 0 {
+        return None;
+    }
+    let e: i32 = e.parse().ok()?;
+    if format!("{}e{}", trunc, e - k as i32 + 1).parse::<f64>().ok()? != d {
+        return None;
+    }
+    let t = trunc.trim_end_matches('0');
+    Some((t.to_string(), e + 1))
 }
 
 /// A JSON text that JSON.parse rejects.
