@@ -91,3 +91,18 @@ func TestInt(t *testing.T) {
 		}
 	}
 }
+
+func ExampleInt() {
+	var cfg goport.Config
+	cfg.MaxReferences = goport.Some(goport.IntOf(2))
+	cfg.CandidateLimit = goport.Some(goport.IntOf(1.5)) // JavaScript passed 1.5
+	if n, ok := cfg.MaxReferences.Value.Positive(); ok {
+		fmt.Println("maxReferences", n)
+	}
+	if _, ok := cfg.CandidateLimit.Value.Positive(); !ok {
+		fmt.Println("candidateLimit", cfg.CandidateLimit.Value.Raw, "is not a positive safe integer")
+	}
+	// Output:
+	// maxReferences 2
+	// candidateLimit 1.5 is not a positive safe integer
+}
