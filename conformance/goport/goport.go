@@ -102,6 +102,24 @@ func Some[T any](v T) Optional[T] { return Optional[T]{Value: v, Set: true} }
 // Get returns the value and whether it is set.
 func (o Optional[T]) Get() (T, bool) { return o.Value, o.Set }
 
+// Ptr returns a pointer to a copy of the value, or nil when it is not set: a port whose own
+// types say "absent" with a nil pointer converts with it.
+func (o Optional[T]) Ptr() *T {
+	if !o.Set {
+		return nil
+	}
+	v := o.Value
+	return &v
+}
+
+// FromPtr returns an Optional set to *p, or not set when p is nil.
+func FromPtr[T any](p *T) Optional[T] {
+	if p == nil {
+		return Optional[T]{}
+	}
+	return Some(*p)
+}
+
 // Or returns the value, or def when it is not set.
 func (o Optional[T]) Or(def T) T {
 	if o.Set {

@@ -106,3 +106,24 @@ func ExampleInt() {
 	// maxReferences 2
 	// candidateLimit 1.5 is not a positive safe integer
 }
+
+func TestOptionalPointers(t *testing.T) {
+	if p := (goport.Optional[string]{}).Ptr(); p != nil {
+		t.Errorf("an unset Optional's Ptr = %v, want nil", *p)
+	}
+	o := goport.Some("x")
+	p := o.Ptr()
+	if p == nil || *p != "x" {
+		t.Fatalf("Some(x).Ptr() = %v", p)
+	}
+	*p = "changed"
+	if o.Value != "x" {
+		t.Error("Ptr shares the Optional's value")
+	}
+	if got := goport.FromPtr(p); !got.Set || got.Value != "changed" {
+		t.Errorf("FromPtr(&changed) = %+v", got)
+	}
+	if got := goport.FromPtr[string](nil); got.Set {
+		t.Errorf("FromPtr(nil) = %+v, want unset", got)
+	}
+}
