@@ -18,11 +18,20 @@ pub struct Adapter<P: Port> {
     pub max_line: usize,
 }
 
-/// Serves port on stdin and stdout until stdin ends.
-pub fn serve<P: Port>(port: P) {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    if let Err(e) = Adapter::new(port).serve(stdin.lock(), stdout.lock()) {
+/// Serves port on stdin and stdout until stdin ends. The requests are answered on a thread
+/// with a 1 GiB stack (reserved, not committed), so JSON nested 10,000 deep, which the
+/// protocol allows, overflows neither the kit's recursion nor the port's.
+pub fn serve<P: Port + Send + 'static>(port: P) {
+    let worker = std::thread::Builder::new().name("sessionref-adapter".into()).stack_size(1 << 30).spawn(move || {
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        Adapter::new(port).serve(stdin.lock(), stdout.lock())
+    });
+    let result = match worker {
+        Ok(handle) => handle.join().unwrap_or_else(|_| Err(std::io::Error::other("the adapter thread panicked"))),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
         eprintln!("adapter: {}", e);
         std::process::exit(1);
     }

@@ -313,3 +313,20 @@ fn host_send() {
     assert_eq!(got[0], format!(r#"{{"id":1,"ok":true,"result":{{"pending":{m},"log":{m},"replay":{m}}}}}"#, m = msgs));
     assert!(got[1].starts_with(r#"{"id":2,"ok":false,"error":{"code":"ADAPTER_PROTOCOL""#), "{}", got[1]);
 }
+
+/// JSON nested past the parser's bound is refused, and the adapter goes on.
+#[test]
+fn deep_nesting() {
+    // On a stack as large as serve gives the adapter (a test thread has 2 MiB).
+    std::thread::Builder::new().stack_size(1 << 30).spawn(deep_nesting_on_a_large_stack).unwrap().join().unwrap();
+}
+
+fn deep_nesting_on_a_large_stack() {
+    let mut a = Adapter::new(TestPort);
+    let deep = format!("{{\"id\":1,\"op\":\"uri.encode\",\"args\":{{\"sessionId\":{}{}}}}}\n", "[".repeat(20000), "]".repeat(20000));
+    let input = format!("{}{}\n", deep, r#"{"id":2,"op":"uri.encode","args":{"sessionId":"a"}}"#);
+    let got = serve_lines(&mut a, input.as_bytes());
+    assert_eq!(got.len(), 2);
+    assert!(got[0].starts_with(r#"{"id":null,"ok":false,"error":{"code":"ADAPTER_PROTOCOL""#), "{}", got[0]);
+    assert_eq!(got[1], r#"{"id":2,"ok":true,"result":"uri:a"}"#);
+}

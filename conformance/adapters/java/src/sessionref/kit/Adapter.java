@@ -35,11 +35,31 @@ public final class Adapter {
     /** An adapter for port. */
     public Adapter(Port port) { this.port = port; }
 
-    /** Serves port on stdin and stdout until stdin ends. */
+    /**
+     * Serves port on stdin and stdout until stdin ends. The requests are answered on a thread
+     * with a 1 GiB stack (reserved, not committed), so JSON nested 10,000 deep, which the
+     * protocol allows, does not overflow the JVM's default stack in the kit or the port.
+     */
     public static void serve(Port port) throws IOException {
         PrintStream out = System.out;
         System.setOut(System.err); // nothing but responses may reach stdout
-        new Adapter(port).serve(System.in, out);
+        Throwable[] failed = {null};
+        Thread t = new Thread(null, () -> {
+            try {
+                new Adapter(port).serve(System.in, out);
+            } catch (Throwable e) {
+                failed[0] = e;
+            }
+        }, "sessionref-adapter", 1L << 30);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        if (failed[0] instanceof IOException e) throw e;
+        if (failed[0] != null) throw new IOException("adapter failed: " + failed[0], failed[0]);
     }
 
     /** Answers every request line of in on out, until in ends. */
@@ -86,6 +106,8 @@ public final class Adapter {
             req = Js.parse(text);
         } catch (Js.SyntaxError e) {
             return failure(null, "ADAPTER_PROTOCOL", "request is not JSON: " + e.getMessage(), null);
+        } catch (StackOverflowError e) {
+            return failure(null, "ADAPTER_PROTOCOL", "request nests deeper than this thread's stack holds", null);
         }
         if (!(req instanceof Js.JsObject r) || !(r.get("op") instanceof String op)) {
             Object id = req instanceof Js.JsObject o && o.has("id") ? o.get("id") : null;

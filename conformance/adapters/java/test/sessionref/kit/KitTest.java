@@ -34,6 +34,7 @@ public final class KitTest {
         stringify();
         parse();
         protocol();
+        deepNesting();
         world();
         cancelModes();
         host();
@@ -163,6 +164,15 @@ public final class KitTest {
         for (int i = 0; i < Math.min(want.size(), got.size()); i++) {
             check(got.get(i).startsWith(want.get(i)), "response " + i + ": want " + want.get(i) + "…, got " + got.get(i));
         }
+    }
+
+    /** JSON nested past the parser's bound is refused, and the adapter goes on. */
+    static void deepNesting() throws Exception {
+        String deep = "{\"id\":1,\"op\":\"uri.encode\",\"args\":{\"sessionId\":" + "[".repeat(20000) + "]".repeat(20000) + "}}\n";
+        List<String> got = serve(new Adapter(new TestPort()), (deep + "{\"id\":2,\"op\":\"uri.encode\",\"args\":{\"sessionId\":\"a\"}}\n").getBytes(StandardCharsets.UTF_8));
+        eq(2, got.size(), "two answers");
+        check(got.get(0).startsWith("{\"id\":null,\"ok\":false,\"error\":{\"code\":\"ADAPTER_PROTOCOL\""), "too deep: " + got.get(0));
+        eq("{\"id\":2,\"ok\":true,\"result\":\"uri:a\"}", got.get(1), "the next line is answered");
     }
 
     static final String WORLD = "{\"sessions\":["
