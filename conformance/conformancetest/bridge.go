@@ -21,10 +21,12 @@ import (
 type bridge struct {
 	port    goport.Port
 	profile string
-	lone    bool // the port declared goport.FeatureLoneSurrogates
+	lone    bool        // the port declared goport.FeatureLoneSurrogates
+	host    goport.Host // set when the port declared goport.FeatureHost
 
 	mu     sync.Mutex
-	reason string // why the last ADAPTER_UNSUPPORTED was answered
+	reason string         // why the last ADAPTER_UNSUPPORTED was answered
+	worlds map[string]any // world.define's documents, by key (feature world-cache)
 }
 
 // inexpressible is a request Go's types cannot carry.
@@ -113,12 +115,22 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		if p, _ := req.Arg("protocol"); p != float64(protocol.Version) {
 			return nil, protocolError("unsupported protocol version %v; the Go API speaks %d", p, protocol.Version)
 		}
-		features := []any{}
+		features := []any{protocol.FeatureWorldCache}
 		if b.lone {
 			features = append(features, string(goport.FeatureLoneSurrogates))
 		}
-		return wire.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-port").
-			Set("version", "conformancetest").Set("spec", b.profile).Set("features", features), nil
+		if b.host != nil {
+			features = append(features, protocol.FeatureHost)
+		}
+		name, version := "go-port", "unversioned"
+		if id, ok := b.port.(goport.Identity); ok {
+			name, version = id.Identity()
+		}
+		return wire.NewObject().Set("protocol", float64(protocol.Version)).Set("name", name).
+			Set("version", version).Set("spec", b.profile).Set("features", features), nil
+	}
+	if req.Op == protocol.OpWorldDefine {
+		return b.define(req)
 	}
 	if !b.lone && hasLoneSurrogate(req.Args) {
 		return nil, cannot("the request holds a lone surrogate, and the port does not declare goport.FeatureLoneSurrogates")
@@ -180,7 +192,10 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 	case protocol.OpPrepare:
 		return b.prepare(ctx, args)
 	case protocol.OpHostSend:
-		return nil, cannot("host.send: the Go API has no host interface (feature host)")
+		if b.host == nil {
+			return nil, cannot("host.send: the port does not declare goport.FeatureHost")
+		}
+		return b.hostSend(ctx, args)
 	}
 	return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: "the Go API has no op " + wire.Quote(req.Op)}
 }
@@ -202,15 +217,15 @@ func (r reader) str(key string) (string, error) {
 
 // number reads an optional number argument; present, it must be a number (null included
 // only when nullIsUnset, as for the keys of a config).
-func number(v any, present, nullIsUnset bool, what string) (goport.Optional[float64], error) {
+func number(v any, present, nullIsUnset bool, what string) (goport.Optional[goport.Int], error) {
 	if !present || (v == nil && nullIsUnset) {
-		return goport.Optional[float64]{}, nil
+		return goport.Optional[goport.Int]{}, nil
 	}
 	f, ok := v.(float64)
 	if !ok {
-		return goport.Optional[float64]{}, cannot("%s is %s, not a number", what, kind(v))
+		return goport.Optional[goport.Int]{}, cannot("%s is %s, not a number", what, kind(v))
 	}
-	return goport.Some(f), nil
+	return goport.Some(goport.IntOf(f)), nil
 }
 
 // config reads the config argument: absent is every default, null is not expressible (the
@@ -224,7 +239,7 @@ func (r reader) config() (goport.Config, error) {
 	var c goport.Config
 	for _, f := range []struct {
 		key string
-		dst *goport.Optional[float64]
+		dst *goport.Optional[goport.Int]
 	}{{"maxReferences", &c.MaxReferences}, {"candidateLimit", &c.CandidateLimit}, {"maxReferenceBytes", &c.MaxReferenceBytes}} {
 		x, ok := o.Get(f.key)
 		n, err := number(x, ok, true, "config."+f.key)
@@ -298,6 +313,10 @@ func (b *bridge) open(ctx context.Context, r reader) (*call, error) {
 	wv, ok := r.req.Arg("world")
 	if !ok {
 		return nil, protocolError("world is missing")
+	}
+	wv, err := b.resolve(wv)
+	if err != nil {
+		return nil, err
 	}
 	w, err := newWorld(wv)
 	if err != nil {

@@ -80,7 +80,7 @@ type busyService struct {
 	store goport.SessionStore
 }
 
-func (s busyService) ListCandidates(ctx context.Context, agent goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
+func (s busyService) ListCandidates(ctx context.Context, agent goport.Agent, query string, limit goport.Optional[goport.Int]) ([]goport.Candidate, error) {
 	listed := make(chan error, 1)
 	go func() {
 		_, err := s.store.ListSessions(ctx)

@@ -324,8 +324,14 @@ func newBridge(p goport.Port, profile protocol.Profile) (*bridge, protocol.Profi
 		switch f {
 		case goport.FeatureLoneSurrogates:
 			b.lone = true
+		case goport.FeatureHost:
+			h, ok := p.(goport.Host)
+			if !ok {
+				return nil, "", fmt.Errorf("the port declares goport.FeatureHost but does not implement goport.Host")
+			}
+			b.host = h
 		default:
-			return nil, "", fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s)", f, goport.FeatureLoneSurrogates)
+			return nil, "", fmt.Errorf("the port declares feature %q, which the Go API does not know (it knows %s, %s)", f, goport.FeatureLoneSurrogates, goport.FeatureHost)
 		}
 	}
 	return b, release, nil
@@ -388,7 +394,7 @@ func runContext(ctx context.Context, b *bridge, r conformance.Runner) (*report.R
 func portReason(msg string) string {
 	switch {
 	case strings.Contains(msg, "feature "+protocol.FeatureHost), strings.Contains(msg, `"`+protocol.FeatureHost+`" feature`):
-		return "the Go API has no host interface (feature host)"
+		return "the port does not declare goport.FeatureHost"
 	case strings.Contains(msg, "feature "+protocol.FeatureLoneSurrogates), strings.Contains(msg, `"`+protocol.FeatureLoneSurrogates+`" feature`):
 		return "the port does not declare goport.FeatureLoneSurrogates"
 	}

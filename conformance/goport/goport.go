@@ -49,7 +49,7 @@ type Service interface {
 	Config() EffectiveConfig
 	// ListCandidates is listCandidates(agent, query, limit, signal); ctx is the signal. An
 	// absent query is "".
-	ListCandidates(ctx context.Context, agent Agent, query string, limit Optional[float64]) ([]Candidate, error)
+	ListCandidates(ctx context.Context, agent Agent, query string, limit Optional[Int]) ([]Candidate, error)
 	// Prepare is prepare(agent, content, references, signal); ctx is the signal.
 	Prepare(ctx context.Context, agent Agent, content Content, refs []Reference) (*Prepared, error)
 }
@@ -60,6 +60,34 @@ type Feature string
 // FeatureLoneSurrogates: the port's strings may hold lone surrogates (as WTF-8). Without it
 // the kit sends none, and reports the checks that need them not covered.
 const FeatureLoneSurrogates Feature = "lone-surrogates"
+
+// FeatureHost: the port implements Host, the host path of host.send (spec SR-HOST-*).
+const FeatureHost Feature = "host"
+
+// Identity is an optional interface of a Port: the name and version its hello reports
+// (without it, "go-port" and "unversioned"). The runner never compares them.
+type Identity interface {
+	Identity() (name, version string)
+}
+
+// Host is the host wiring of a port that declares FeatureHost (spec SR-HOST-*): what a host
+// enqueues for a user's text sent to an agent. The kit models the rest of host.send (the
+// target's inbox, its step, its durable log, the source mutations after it).
+type Host interface {
+	// Deliver parses the mentions in text, prepares them with svc and returns the messages
+	// to enqueue, in the port's order: the direct user message and, when the text
+	// references sessions, the context message. A failure enqueues nothing.
+	Deliver(ctx context.Context, svc Service, agent Agent, text string) ([]HostMessage, error)
+}
+
+// HostMessage is one message a host enqueues: exactly one of Direct and Context is set.
+type HostMessage struct {
+	// Direct is the direct user message's content ({source: {kind: "user"}, content, role:
+	// "user"}), as JSON text.
+	Direct Content
+	// Context is the context message, as Prepare returned it.
+	Context *ContextMessage
+}
 
 // Optional is a value JavaScript may leave undefined: Set false is undefined (or, where the
 // contract treats them alike, null).
@@ -74,6 +102,24 @@ func Some[T any](v T) Optional[T] { return Optional[T]{Value: v, Set: true} }
 // Get returns the value and whether it is set.
 func (o Optional[T]) Get() (T, bool) { return o.Value, o.Set }
 
+// Ptr returns a pointer to a copy of the value, or nil when it is not set: a port whose own
+// types say "absent" with a nil pointer converts with it.
+func (o Optional[T]) Ptr() *T {
+	if !o.Set {
+		return nil
+	}
+	v := o.Value
+	return &v
+}
+
+// FromPtr returns an Optional set to *p, or not set when p is nil.
+func FromPtr[T any](p *T) Optional[T] {
+	if p == nil {
+		return Optional[T]{}
+	}
+	return Some(*p)
+}
+
 // Or returns the value, or def when it is not set.
 func (o Optional[T]) Or(def T) T {
 	if o.Set {
@@ -84,11 +130,42 @@ func (o Optional[T]) Or(def T) T {
 
 // Config is the service's constructor argument. A field not set takes its default; a set
 // one is the number JavaScript passed, which the port validates (a positive safe integer,
-// maxReferences at most 3, spec SR-CONF-*).
+// maxReferences at most 3, spec SR-CONF-*): Int says whether it is one.
 type Config struct {
-	MaxReferences     Optional[float64]
-	CandidateLimit    Optional[float64]
-	MaxReferenceBytes Optional[float64]
+	MaxReferences     Optional[Int]
+	CandidateLimit    Optional[Int]
+	MaxReferenceBytes Optional[Int]
+}
+
+// Int is a JavaScript number where the contract takes an integer (a config value, a
+// candidate limit). Int returns it as a Go int when it is a safe integer; Raw keeps the
+// number as JavaScript passed it, for the edge cases an integer cannot hold (1.5, -0, NaN,
+// Infinity, 2^53).
+type Int struct {
+	Raw float64
+}
+
+// IntOf returns the Int of a JavaScript number.
+func IntOf(f float64) Int { return Int{Raw: f} }
+
+// maxSafe is Number.MAX_SAFE_INTEGER, 2^53-1.
+const maxSafe = 1<<53 - 1
+
+// Int returns n as an int, and whether it is a safe integer (Number.isSafeInteger: an
+// integer of magnitude at most 2^53-1; -0 is one, and reads as 0).
+func (n Int) Int() (int, bool) {
+	f := n.Raw
+	if f != f || f < -maxSafe || f > maxSafe || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// Positive returns n as an int when it is a positive safe integer, the contract's rule for
+// every config value and a limit (SR-CONF-*).
+func (n Int) Positive() (int, bool) {
+	v, ok := n.Int()
+	return v, ok && v > 0
 }
 
 // EffectiveConfig is a service's configuration after defaults.
@@ -272,6 +349,15 @@ const (
 // Error implements the error interface.
 func (c Code) Error() string { return string(c) }
 
+// SessionReferenceCode implements Coder.
+func (c Code) SessionReferenceCode() string { return string(c) }
+
+// Coder is an error of a port's own type that carries a contract code: CodeOf finds it
+// anywhere in an error's chain, so a port need not convert its errors to *Error.
+type Coder interface {
+	SessionReferenceCode() string
+}
+
 // Error is a SessionReferenceError: a failure with its contract code, a free message and
 // an optional cause.
 type Error struct {
@@ -289,15 +375,15 @@ func (e *Error) Unwrap() error { return e.Err }
 // Is reports whether target is e's Code, so errors.Is(err, goport.TooMany) holds.
 func (e *Error) Is(target error) bool { c, ok := target.(Code); return ok && c == e.Code }
 
-// CodeOf returns the contract code err carries, or "" for an error without one.
+// SessionReferenceCode implements Coder.
+func (e *Error) SessionReferenceCode() string { return string(e.Code) }
+
+// CodeOf returns the contract code err carries (the first Coder in its chain: an *Error, a
+// Code, or a port's own error type), or "" for an error without one.
 func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	var c Code
+	var c Coder
 	if errors.As(err, &c) {
-		return c
+		return Code(c.SessionReferenceCode())
 	}
 	return ""
 }

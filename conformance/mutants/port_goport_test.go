@@ -2,7 +2,6 @@ package mutants
 
 import (
 	"context"
-	"math"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
@@ -58,15 +57,16 @@ func (p port) NewService(store goport.SessionStore, cfg goport.Config) (goport.S
 // configInt is a number JavaScript passed as the port's int: not set is 0 (the default), a
 // positive safe integer itself, anything JavaScript rejects (0, negative, a fraction, too
 // large, NaN) -1.
-func configInt(o goport.Optional[float64]) int {
-	f, ok := o.Get()
+func configInt(o goport.Optional[goport.Int]) int {
+	n, ok := o.Get()
 	if !ok {
 		return 0
 	}
-	if f <= 0 || f != math.Trunc(f) || f > service.MaxSafeInteger {
+	v, ok := n.Positive()
+	if !ok {
 		return -1
 	}
-	return int(f)
+	return v
 }
 
 // Config implements goport.Service.
@@ -75,7 +75,7 @@ func (s *portService) Config() goport.EffectiveConfig {
 }
 
 // ListCandidates implements goport.Service. A limit not set is 0 (the configured limit).
-func (s *portService) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
+func (s *portService) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[goport.Int]) ([]goport.Candidate, error) {
 	cs, err := s.listCandidates(ctx, refport.Agent(a), query, configInt(limit))
 	if err != nil {
 		return nil, refport.Coded(err)

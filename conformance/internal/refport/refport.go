@@ -66,10 +66,10 @@ func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Ser
 	o := jsjson.NewObject()
 	for _, f := range []struct {
 		key string
-		v   goport.Optional[float64]
+		v   goport.Optional[goport.Int]
 	}{{"maxReferences", cfg.MaxReferences}, {"candidateLimit", cfg.CandidateLimit}, {"maxReferenceBytes", cfg.MaxReferenceBytes}} {
 		if n, ok := f.v.Get(); ok {
-			o.Set(f.key, n)
+			o.Set(f.key, n.Raw)
 		}
 	}
 	svc, err := service.NewFromValue(Store(store), jsjson.Given(o))
@@ -102,10 +102,10 @@ func optional[T any](o goport.Optional[T]) *T {
 	return nil
 }
 
-func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[float64]) ([]goport.Candidate, error) {
+func (s srv) ListCandidates(ctx context.Context, a goport.Agent, query string, limit goport.Optional[goport.Int]) ([]goport.Candidate, error) {
 	lim := jsjson.Arg{}
 	if n, ok := limit.Get(); ok {
-		lim = jsjson.Given(n)
+		lim = jsjson.Given(n.Raw)
 	}
 	cs, err := s.s.ListCandidatesValue(ctx, Agent(a), jsjson.Given(query), lim)
 	if err != nil {

@@ -1,0 +1,62 @@
+package conformancetest
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
+)
+
+// Serve answers the protocol on stdin and stdout: the hello names the port and declares its
+// features (host, world-cache), and a defined world serves a request that names it.
+func TestServe(t *testing.T) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, stdout := os.Stdin, os.Stdout
+	os.Stdin, os.Stdout = inR, outW
+	defer func() { os.Stdin, os.Stdout = stdin, stdout }()
+	done := make(chan error, 1)
+	go func() { done <- Serve(refport.HostPort{}); outW.Close() }()
+	requests := []string{
+		`{"id":1,"op":"hello","args":{"protocol":1}}`,
+		`{"id":2,"op":"world.define","args":{"key":"w","world":{"sessions":[{"header":{"id":"a","createdAt":1},"title":"A"}]}}}`,
+		`{"id":3,"op":"candidates","args":{"world":{"$ref":"w"},"agent":{"id":"me"}}}`,
+		`{"id":4,"op":"candidates","args":{"world":{"$ref":"nope"},"agent":{"id":"me"}}}`,
+		`{"id":5,"op":"host.send","args":{"world":{"$ref":"w"},"agent":{"id":"me"},"text":"hi"}}`,
+	}
+	if _, err := inW.WriteString(strings.Join(requests, "\n") + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	var got []string
+	sc := bufio.NewScanner(outR)
+	for sc.Scan() {
+		got = append(got, sc.Text())
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	want := []string{
+		`{"id":1,"ok":true,"result":{"protocol":1,"name":"refport","version":"reference","spec":"0.0.1-rc.1","features":["world-cache","lone-surrogates","host"]}`,
+		`{"id":2,"ok":true,"result":{"key":"w"}`,
+		`{"id":3,"ok":true,"result":{"candidates":[{"sessionId":"a","label":"A","createdAt":1}],"titleReads":["a"]}`,
+		`{"id":4,"ok":false,"error":{"code":"ADAPTER_PROTOCOL"`,
+		`{"id":5,"ok":true,"result":{"pending":[],"log":[{"source":{"kind":"user"},"content":[{"type":"text","text":"hi"}],"role":"user"}]`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d responses, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("response %d:\n got %s\nwant %s…", i+1, got[i], want[i])
+		}
+	}
+}
