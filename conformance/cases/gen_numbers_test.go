@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,8 +134,8 @@ var wireNumberTexts = []string{
 // language whose digits differ, the first 20 with several shortest candidates (subnormals
 // first), then the wire texts. The rest of the corpus (the other powers of two, ties and
 // samples, ryu's inputs) is in the URI checks, 64 to a check.
-func promptNumbers() []any {
-	var out []any
+func promptNumbers() []numItem {
+	var out []numItem
 	lang := map[string]int{}
 	ties := map[bool]int{}
 	multi := 0
@@ -155,11 +156,59 @@ func promptNumbers() []any {
 			}
 		}
 		if keep {
-			out = append(out, corpusValue(r.x))
+			out = append(out, r.item())
 		}
 	}
+	return append(out, wireItems()...)
+}
+
+// numItem is a number of a chunk and the traps it is there for.
+type numItem struct {
+	v     any
+	traps []string
+}
+
+// item: a double the corpus has for its digits (a tie, a power of two, several candidates,
+// a language's other digits, ryu's inputs) is there for TRAP-JSON-NUMBER-DIGITS; a boundary
+// of the form for TRAP-JSON-NUMBERS; -0 for TRAP-TYPE-NEGATIVE-ZERO.
+func (r corpusRow) item() numItem {
+	it := numItem{v: corpusValue(r.x)}
+	if r.from("boundary") {
+		it.traps = append(it.traps, "TRAP-JSON-NUMBERS")
+	}
+	if r.from("pow2") || r.from("tie") || r.from("multi") || r.from("ryu") || len(r.differs) > 0 {
+		it.traps = append(it.traps, "TRAP-JSON-NUMBER-DIGITS")
+	}
+	if r.x == 0 && math.Signbit(r.x) {
+		it.traps = append(it.traps, "TRAP-TYPE-NEGATIVE-ZERO")
+	}
+	return it
+}
+
+// wireItems are wireNumberTexts as chunk items: number text read from the wire
+// (TRAP-JSON-NUMBERS), -0 (TRAP-TYPE-NEGATIVE-ZERO).
+func wireItems() []numItem {
+	var out []numItem
 	for _, t := range wireNumberTexts {
-		out = append(out, num(t))
+		it := numItem{v: num(t), traps: []string{"TRAP-JSON-NUMBERS"}}
+		if f, _ := num(t).Float64(); f == 0 && math.Signbit(f) {
+			it.traps = append(it.traps, "TRAP-TYPE-NEGATIVE-ZERO")
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// chunkTraps is the union of the items' traps, in a fixed order.
+func chunkTraps(items []numItem) []string {
+	var out []string
+	for _, id := range []string{"TRAP-JSON-NUMBER-DIGITS", "TRAP-JSON-NUMBERS", "TRAP-TYPE-NEGATIVE-ZERO"} {
+		for _, it := range items {
+			if slices.Contains(it.traps, id) {
+				out = append(out, id)
+				break
+			}
+		}
 	}
 	return out
 }
@@ -181,8 +230,8 @@ func numberName(v any) string {
 	return wire.NumberString(v.(float64))
 }
 
-func chunkValues(vs []any, n int) [][]any {
-	var out [][]any
+func chunkItems(vs []numItem, n int) [][]numItem {
+	var out [][]numItem
 	for len(vs) > n {
 		out = append(out, vs[:n])
 		vs = vs[n:]
@@ -193,32 +242,38 @@ func chunkValues(vs []any, n int) [][]any {
 	return out
 }
 
+func values(items []numItem) []any {
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = it.v
+	}
+	return out
+}
+
 func trapsNumberFiles() []gfile {
 	var prompt []gcase
-	for i, ch := range chunkValues(promptNumbers(), 3) {
+	for i, ch := range chunkItems(promptNumbers(), 3) {
 		var ss []*wire.Object
 		var rs []*wire.Object
-		for j, v := range ch {
+		for j, it := range ch {
 			id := fmt.Sprintf("n%d", j)
-			ss = append(ss, sess(id, surf(o("capturedThroughSeq", v, "events", a()))))
+			ss = append(ss, sess(id, surf(o("capturedThroughSeq", it.v, "events", a()))))
 			rs = append(rs, ref(id))
 		}
-		prompt = append(prompt, c(fmt.Sprintf("captured-seq-%03d-%s", i, numberName(ch[0])), "SR-STR-6 SR-PROJ-7",
-			o("world", world(ss...), "agent", agent("me"), "content", "x", "references", refs(rs...))).trap("TRAP-JSON-NUMBERS"))
+		prompt = append(prompt, c(fmt.Sprintf("captured-seq-%03d-%s", i, numberName(ch[0].v)), "SR-STR-6 SR-PROJ-7",
+			o("world", world(ss...), "agent", agent("me"), "content", "x", "references", refs(rs...))).trap(chunkTraps(ch)...))
 	}
-	var all []any
+	var all []numItem
 	for _, r := range numberCorpus() {
-		all = append(all, corpusValue(r.x))
+		all = append(all, r.item())
 	}
-	for _, t := range wireNumberTexts {
-		all = append(all, num(t))
-	}
+	all = append(all, wireItems()...)
 	var uri, mention []gcase
-	for i, ch := range chunkValues(all, 64) {
-		uri = append(uri, c(fmt.Sprintf("number-array-id-%03d-%s", i, numberName(ch[0])), "SR-URI-1", o("sessionId", ch)).trap("TRAP-JSON-NUMBERS"))
+	for i, ch := range chunkItems(all, 64) {
+		uri = append(uri, c(fmt.Sprintf("number-array-id-%03d-%s", i, numberName(ch[0].v)), "SR-URI-1", o("sessionId", values(ch))).trap(chunkTraps(ch)...))
 	}
-	for i, ch := range chunkValues(promptNumbers(), 64) {
-		mention = append(mention, c(fmt.Sprintf("number-array-id-%03d-%s", i, numberName(ch[0])), "SR-MENTION-1 SR-URI-1", o("sessionId", ch, "label", "n")).trap("TRAP-JSON-NUMBERS"))
+	for i, ch := range chunkItems(promptNumbers(), 64) {
+		mention = append(mention, c(fmt.Sprintf("number-array-id-%03d-%s", i, numberName(ch[0].v)), "SR-MENTION-1 SR-URI-1", o("sessionId", values(ch), "label", "n")).trap(chunkTraps(ch)...))
 	}
 	return []gfile{
 		{"traps-numbers-prompt.yaml", protocol.OpPrepare, prompt},
