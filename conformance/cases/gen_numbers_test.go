@@ -260,7 +260,7 @@ func trapsNumberFiles() []gfile {
 			ss = append(ss, sess(id, surf(o("capturedThroughSeq", it.v, "events", a()))))
 			rs = append(rs, ref(id))
 		}
-		prompt = append(prompt, c(fmt.Sprintf("captured-seq-%03d-%s", i, numberName(ch[0].v)), "SR-STR-6 SR-PROJ-7",
+		prompt = append(prompt, c(fmt.Sprintf("prompt-number-%03d-%s", i, numberName(ch[0].v)), "SR-STR-6 SR-PROJ-7",
 			o("world", world(ss...), "agent", agent("me"), "content", "x", "references", refs(rs...))).trap(chunkTraps(ch)...))
 	}
 	var all []numItem
