@@ -23,7 +23,8 @@
 //                 Number.MAX_VALUE, the smallest normal, 2^53 and its neighbours, powers of ten
 //   ryu           the inputs of ulfjack/ryu ryu/tests/d2s_test.cc
 //   lang-<name>   a seeded sample's doubles where that language's default writes other digits
-//                 than JavaScript (sample: 200000 doubles, uniform over the exponents)
+//                 than JavaScript, the first 200 of each (sample: 200000 doubles, uniform over
+//                 the exponents)
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -221,17 +222,18 @@ for (const [lang, run, cols] of probes) {
   if (!run) continue;
   const out = run(sampleHex);
   if (!out) continue;
-  const kept = new Map();
+  const kept = new Map(), seen = new Map();
   out.forEach((line, i) => {
     const texts = line.split("\t");
     texts.forEach((t, c) => {
       if (digitsOf(t) !== digitsOf(String(sample[i]))) {
         const col = cols[c];
+        seen.set(col, (seen.get(col) || 0) + 1);
         if ((kept.get(col) || 0) < 200) { add(sample[i], "lang-" + col); kept.set(col, (kept.get(col) || 0) + 1); }
       }
     });
   });
-  process.stderr.write(`probe ${lang}: ${cols.map((c) => `${c} ${kept.get(c) || 0} differing digits`).join(", ")} in ${sample.length}\n`);
+  process.stderr.write(`probe ${lang}: ${cols.map((c) => `${c}: other digits on ${seen.get(c) || 0} (kept ${kept.get(c) || 0})`).join(", ")} of ${sample.length} sampled\n`);
 }
 
 // negative zero and zero last: analyze needs a non-zero.
