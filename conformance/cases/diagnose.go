@@ -11,8 +11,9 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
-// maxDiagnoseCalls bounds the extra calls one failing case may cost.
-const maxDiagnoseCalls = 64
+// maxDiagnoseCalls bounds the extra calls one failing case may cost: as many as the largest
+// chunk has inputs (128 numbers in an array id), so its every input can be named.
+const maxDiagnoseCalls = 128
 
 // ChunkPart is one input of a chunked trap case: the case's request with the i-th part of
 // its query and of its one listed title, or with its i-th number.
