@@ -26,6 +26,7 @@ func trapFiles() []gfile {
 	out := []gfile{trapsCase(), trapsSigma(), trapsMention(), trapsNumbers()}
 	out = append(out, trapsURI()...)
 	out = append(out, trapsStrings()...)
+	out = append(out, trapsNumberFiles()...)
 	return append(out, trapsOrder()...)
 }
 

@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -170,13 +171,28 @@ func allRunes() unicode.RangeTable {
 
 // Number draws a JavaScript number for seqs and timestamps.
 func Number(t *rapid.T, label string) float64 {
-	switch rapid.IntRange(0, 6).Draw(t, label+".kind") {
+	switch rapid.IntRange(0, 8).Draw(t, label+".kind") {
 	case 0:
 		return rapid.Float64().Draw(t, label+".float")
 	case 1:
 		return float64(rapid.Int64Range(-1<<53, 1<<53).Draw(t, label+".big"))
 	case 2:
 		return rapid.SampledFrom(numberEdges).Draw(t, label+".edge")
+	case 7:
+		// A power of two: its rounding interval is lopsided (TRAP-JSON-NUMBER-DIGITS).
+		return math.Ldexp(1, rapid.IntRange(-1074, 1023).Draw(t, label+".pow2"))
+	case 8:
+		// i + k/2^(j+1), k odd, i in [2^b, 2^(b+1)): exactly halfway between two j-digit
+		// fractions, where Number::toString takes the even one (TRAP-JSON-NUMBER-DIGITS). It is
+		// a tie of the shortest candidates when j is the fraction's length there: the double
+		// has 16 or 17 significant digits, so j is that less the integer's digits.
+		b := rapid.IntRange(0, 50).Draw(t, label+".binade")
+		intDigits := int(float64(b)*math.Log10(2)) + 1
+		j := 17 - intDigits - rapid.IntRange(0, 1).Draw(t, label+".shorter")
+		j = max(1, min(j, 51-b)) // k/2^(j+1) exact in the double
+		i := math.Ldexp(1, b) + float64(rapid.Int64Range(0, 1<<b-1).Draw(t, label+".integer"))
+		k := 2*rapid.Int64Range(0, 1<<j-1).Draw(t, label+".odd") + 1
+		return i + math.Ldexp(float64(k), -(j+1))
 	default:
 		return float64(rapid.IntRange(0, 2000).Draw(t, label+".small"))
 	}

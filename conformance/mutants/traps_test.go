@@ -103,7 +103,7 @@ func trapMutants() []mutant {
 	upper := cases.Upper(language.Und)
 	fold := cases.Fold()
 	xlower := cases.Lower(language.Und)
-	return []mutant{
+	return append([]mutant{
 		// case mapping
 		trap("trap/python-str-lower-3.11", "Python 3.11 str.lower(): Unicode 14.0 mappings and Cased/Case_Ignorable", trapKnobs{lower: caseTable("python-3.11.txt").Lower}),
 		trap("trap/java-tolowercase-root-17", "Java 17 String.toLowerCase(Locale.ROOT): Unicode 13.0, its own final-sigma test", trapKnobs{lower: caseTable("java-17.txt").Lower}),
@@ -169,7 +169,7 @@ func trapMutants() []mutant {
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
-	}
+	}, numberMutants()...)
 }
 
 func jsonTrap(str func(string) string) trapKnobs {
