@@ -19,6 +19,10 @@ type Hello struct {
 	Version  string   `json:"version"`
 	Spec     string   `json:"spec"`
 	Features []string `json:"features"`
+	// Language is the language the implementation is written in, as its hello names it
+	// (optional; protocol.ParseLanguage reads it): porting-trap hints are ranked and filtered
+	// by it.
+	Language string `json:"language,omitempty"`
 }
 
 // Client is a Caller after a successful hello: it numbers requests and knows the adapter's
@@ -50,6 +54,7 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 	cl.Hello.Protocol = protocol.Version
 	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
 	cl.Hello.Name, cl.Hello.Version, cl.Hello.Spec = str("name"), str("version"), str("spec")
+	cl.Hello.Language = str("language")
 	if fv, _ := o.Get("features"); fv != nil {
 		list, ok := fv.([]any)
 		if !ok {

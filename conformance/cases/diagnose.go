@@ -76,26 +76,26 @@ func ChunkParts(op string, args *wire.Object) []ChunkPart {
 }
 
 // diagnose names the first input of a failing chunked trap case (ChunkParts) that the
-// adapter answers differently from the oracle (the embedded reference). It returns "" when
-// the case is not chunked or no single input differs.
-func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *wire.Object) string {
+// adapter answers differently from the oracle (the embedded reference), and returns that
+// part. It returns "" and nil when the case is not chunked or no single input differs.
+func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *wire.Object) (string, *ChunkPart) {
 	if oracle == nil {
-		return ""
+		return "", nil
 	}
 	for i, p := range ChunkParts(op, args) {
 		if i >= maxDiagnoseCalls || ctx.Err() != nil {
-			return ""
+			return "", nil
 		}
 		want := oracle.Handle(ctx, protocol.Request{ID: 1, Op: op, Args: p.Args})
 		got, err := c.Do(ctx, op, p.Args)
 		if err != nil {
-			return ""
+			return "", nil
 		}
 		if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
-			return fmt.Sprintf("query %s (%s) against title %s", wire.Quote(p.Query), codePoints(p.Query), wire.Quote(p.Title))
+			return fmt.Sprintf("query %s (%s) against title %s", wire.Quote(p.Query), codePoints(p.Query), wire.Quote(p.Title)), &p
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // codePoints writes s as U+XXXX code points (code units for lone surrogates).

@@ -118,7 +118,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 			features = append(features, string(goport.FeatureLoneSurrogates))
 		}
 		return wire.NewObject().Set("protocol", float64(protocol.Version)).Set("name", "go-port").
-			Set("version", "conformancetest").Set("spec", b.profile).Set("features", features), nil
+			Set("version", "conformancetest").Set("spec", b.profile).Set("language", "go").Set("features", features), nil
 	}
 	if !b.lone && hasLoneSurrogate(req.Args) {
 		return nil, cannot("the request holds a lone surrogate, and the port does not declare goport.FeatureLoneSurrogates")

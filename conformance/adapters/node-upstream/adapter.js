@@ -281,7 +281,7 @@ function makeHandlers(impl) {
 	const handlers = {
 		hello(args) {
 			if (args.protocol !== PROTOCOL) throw new AdapterError("ADAPTER_PROTOCOL", `unsupported protocol ${JSON.stringify(args.protocol)}; this adapter speaks protocol ${PROTOCOL}`);
-			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, features: impl.llm ? [...FEATURES, "host"] : FEATURES };
+			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, language: "javascript", features: impl.llm ? [...FEATURES, "host"] : FEATURES };
 		},
 		"uri.encode"(args) {
 			return lib.encodeSessionReferenceUri(opt(args, "sessionId"));
