@@ -207,7 +207,8 @@ type hold struct {
 	// without waiting for a held one (see Reference.setup): no grace is needed for a
 	// service that never returns.
 	eager     bool
-	completed chan error // each other call's error, nil for a success
+	completed chan error    // each other call's error, nil for a success
+	started   chan struct{} // one for each other call made
 	// made is closed once the held call of CancelInFirstCall has aborted: the other calls
 	// wait for it, so no outcome precedes the abort.
 	made     chan struct{}
@@ -231,6 +232,7 @@ func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
 	h.others = others
 	h.immediate = immediate
 	h.completed = make(chan error, others+64)
+	h.started = make(chan struct{}, others+64)
 	if immediate {
 		h.made = make(chan struct{})
 	}
@@ -282,7 +284,7 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		h.calls++
 		hold = h.calls == 1 && h.onFirst != nil
 	}
-	cancel, others, completed, immediate, eager, made, release := h.onFirst, h.others, h.completed, h.immediate, h.eager, h.made, h.release
+	cancel, others, completed, started, immediate, eager, made, release := h.onFirst, h.others, h.completed, h.started, h.immediate, h.eager, h.made, h.release
 	h.mu.Unlock()
 	switch {
 	case hold && immediate:
@@ -290,7 +292,13 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		h.madeOnce.Do(func() { close(made) })
 		return nil, h.pendAfterAbort(ctx, eager, release)
 	case hold:
-		return nil, h.holdDuringRead(ctx, cancel, others, completed, eager, release)
+		return nil, h.holdDuringRead(ctx, cancel, others, completed, started, eager, release)
+	}
+	if started != nil {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
 	}
 	if made != nil {
 		// at-call: this call returns after the abort, as every outcome does in the seed.
@@ -314,16 +322,35 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 
 // holdDuringRead is the held call of "during-read": it aborts once the others calls have
 // returned, all successfully; after a failure it pends, unaborted, until the service
-// returns (for a Go port that waits for the held call alone, heldGrace, then the abort).
-func (h *hold) holdDuringRead(ctx context.Context, cancel func(), others int, completed chan error, eager bool, release chan struct{}) error {
+// returns. Two backstops end waits that would otherwise last for ever, for a Go port that
+// waits for the held call alone: one that has not made every other call within madeGrace
+// (it reads one source after another) is aborted then, and one still waiting heldGrace
+// after a failure (it waits for every read) too. Neither decides anything for a port that
+// makes its reads at once and fails on the first failure, as the seed does.
+func (h *hold) holdDuringRead(ctx context.Context, cancel func(), others int, completed chan error, started chan struct{}, eager bool, release chan struct{}) error {
 	failed := false
-	for i := 0; i < others && !failed; i++ {
+	made, done := 0, 0
+	var notMade <-chan time.Time
+	if !eager && others > 0 {
+		t := time.NewTimer(madeGrace)
+		defer t.Stop()
+		notMade = t.C
+	}
+	for done < others && !failed {
 		select {
+		case <-started:
+			if made++; made >= others {
+				notMade = nil
+			}
 		case err := <-completed:
+			done++
 			failed = err != nil
 		case <-release:
 			return errReleased
 		case <-ctx.Done():
+			return h.pendAfterAbort(ctx, eager, release)
+		case <-notMade:
+			cancel()
 			return h.pendAfterAbort(ctx, eager, release)
 		}
 	}
@@ -344,3 +371,8 @@ func (h *hold) holdDuringRead(ctx context.Context, cancel func(), others int, co
 	cancel()
 	return h.pendAfterAbort(ctx, eager, release)
 }
+
+// madeGrace is how long the held call of "during-read" waits for a Go port to make the other
+// calls before it aborts (see holdDuringRead): a port that starts its reads at once makes
+// them within microseconds; one that reads sources one after another never does.
+const madeGrace = 500 * time.Millisecond
