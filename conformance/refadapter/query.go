@@ -134,7 +134,7 @@ func (c *Calls) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 // CancelInFirstCall makes the first query call invoke cancel as it is made, before it
 // returns, and then stay pending as CancelOnFirstCall's call does (protocol cancel "at-call").
 // Every other call returns only once that abort has happened: one made earlier waits for it
-// (heldGrace at most, for a service that never makes the held call). In JavaScript the seed
+// (madeGrace at most, for a service that never makes the held call). In JavaScript the seed
 // makes every read before it sees any outcome, so no outcome precedes the abort; a service
 // on threads may make them in any order, and the wait gives it the seed's order. With readID
 // set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
@@ -262,9 +262,8 @@ func (h *hold) pendAfterAbort(ctx context.Context, eager bool, release chan stru
 }
 
 // heldGrace is how long a Go port's held call stays pending after the abort, unless the port
-// returns first (see pendAfterAbort); how long a call of "at-call" waits for the held call to
-// be made; and how long, in "during-read" after another call failed, a port that waits for
-// the held call alone waits before the abort ends it. None decides the answer of a service
+// returns first (see pendAfterAbort), and how long, in "during-read" after another call
+// failed, a port that waits for the held call alone waits before the abort ends it. None decides the answer of a service
 // that waits as the seed does; each only ends a wait that would otherwise last for ever.
 const heldGrace = 200 * time.Millisecond
 
@@ -301,14 +300,20 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		}
 	}
 	if made != nil {
-		// at-call: this call returns after the abort, as every outcome does in the seed.
-		t := time.NewTimer(heldGrace)
+		// at-call: this call returns after the abort, as every outcome does in the seed. The
+		// reference's service always makes the held call, so it gets no backstop: however
+		// late the scheduler runs that call, the answer is the same.
+		var backstop <-chan time.Time
+		if !eager {
+			t := time.NewTimer(madeGrace)
+			defer t.Stop()
+			backstop = t.C
+		}
 		select {
 		case <-made:
 		case <-release:
-		case <-t.C:
+		case <-backstop:
 		}
-		t.Stop()
 	}
 	return func(err error) {
 		if completed != nil {
@@ -373,6 +378,7 @@ func (h *hold) holdDuringRead(ctx context.Context, cancel func(), others int, co
 }
 
 // madeGrace is how long the held call of "during-read" waits for a Go port to make the other
-// calls before it aborts (see holdDuringRead): a port that starts its reads at once makes
-// them within microseconds; one that reads sources one after another never does.
+// calls before it aborts (see holdDuringRead), and how long a call of "at-call" waits for the
+// held call to be made: a port that starts its reads at once makes them within microseconds;
+// one that reads sources one after another never does.
 const madeGrace = 500 * time.Millisecond
