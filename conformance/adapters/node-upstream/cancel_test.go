@@ -2,6 +2,7 @@ package nodeupstream
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,9 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
+
+// cancelRepeats replaces the default repeat count; .ci/run passes a larger one.
+var cancelRepeats = flag.Int("cancel.repeats", 0, "how often TestCancelModesAreExact sends each racing case (0: 20, or 5 with -short)")
 
 // requireUpstream makes a missing install a failure, as for the spec examples (.ci/run sets it).
 const requireUpstream = "SESSIONREF_REQUIRE_UPSTREAM"
@@ -25,6 +29,9 @@ func TestCancelModesAreExact(t *testing.T) {
 	repeats := 20
 	if testing.Short() {
 		repeats = 5
+	}
+	if *cancelRepeats > 0 {
+		repeats = *cancelRepeats
 	}
 	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
 	if err != nil {
