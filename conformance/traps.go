@@ -24,15 +24,16 @@ var trapCatalogue = sync.OnceValues(func() (map[string]trace.Trap, error) {
 // can explain it, the catalogue's hint and id ("looks like …: TRAP-…"), so a port author
 // reads which language default to look at next to the input. language is the hello's
 // (optional): when the catalogue knows it, only the traps its defaults fall into are
-// given, measured rows first; otherwise each line says which languages the trap is about.
-// Traps that the run itself rules out are dropped first (passedAlone).
+// given; otherwise each line says which languages the trap is about. Traps that the run
+// itself rules out are dropped first (passedAlone); the rest are ranked, those whose own
+// checks failed first, then measured rows.
 func addTrapHints(cs []result.Case, language string) error {
 	traps, err := trapCatalogue()
 	lang, known := protocol.ParseLanguage(language)
 	if !known {
 		lang = ""
 	}
-	cleared := passedAlone(cs)
+	cleared, failed := passedAlone(cs)
 	for i := range cs {
 		if cs[i].Status != result.Fail || len(cs[i].Traps) == 0 {
 			continue
@@ -44,7 +45,7 @@ func addTrapHints(cs []result.Case, language string) error {
 				ids = kept
 			}
 		}
-		cs[i].TrapHints = trapHints(traps, ids, lang)
+		cs[i].TrapHints = trapHints(traps, ids, lang, failed)
 	}
 	return err
 }
@@ -52,10 +53,10 @@ func addTrapHints(cs []result.Case, language string) error {
 // passedAlone returns the traps that this run's own checks rule out: every check that
 // names the trap alone ran and passed (at least one did). A failing check that names several
 // traps is then not explained by those: a port whose final sigma rule passes every check of
-// TRAP-CASE-FINAL-SIGMA-MISSING has a rule.
-func passedAlone(cs []result.Case) map[string]bool {
-	cleared := map[string]bool{}
-	failed := map[string]bool{}
+// TRAP-CASE-FINAL-SIGMA-MISSING has a rule. It also returns the traps a check naming them
+// alone failed: the likeliest causes, ranked first.
+func passedAlone(cs []result.Case) (cleared, failed map[string]bool) {
+	cleared, failed = map[string]bool{}, map[string]bool{}
 	for _, c := range cs {
 		if len(c.Traps) != 1 {
 			continue
@@ -70,50 +71,50 @@ func passedAlone(cs []result.Case) map[string]bool {
 	for id := range failed {
 		delete(cleared, id)
 	}
-	return cleared
+	return cleared, failed
 }
 
 // trapHints is the hint lines for the traps ids of one failing check, for the language
-// lang ("" when not known).
-func trapHints(traps map[string]trace.Trap, ids []string, lang string) []string {
-	if lang == "" {
-		out := make([]string, len(ids))
-		for i, id := range ids {
-			out[i] = trapHint(traps, id)
-		}
-		return out
-	}
+// lang ("" when not known), ranked: first the traps a check naming them alone failed in this
+// run (failed), then, for a language, those whose row was measured.
+func trapHints(traps map[string]trace.Trap, ids []string, lang string, failed map[string]bool) []string {
 	type ranked struct {
-		line     string
-		measured bool
+		line             string
+		failed, measured bool
 	}
 	var kept []ranked
 	for _, id := range ids {
 		t, ok := traps[id]
-		if !ok {
-			kept = append(kept, ranked{line: trapHint(traps, id)})
+		if !ok || lang == "" {
+			kept = append(kept, ranked{line: trapHint(traps, id), failed: failed[id]})
 			continue
 		}
 		applies, rowKnown := t.Applies(lang)
 		switch {
 		case !rowKnown:
-			kept = append(kept, ranked{line: trapHint(traps, id)})
+			kept = append(kept, ranked{line: trapHint(traps, id), failed: failed[id]})
 		case applies:
-			kept = append(kept, ranked{line: t.Hint + ": " + id, measured: t.Measured(lang)})
+			kept = append(kept, ranked{line: t.Hint + ": " + id, failed: failed[id], measured: t.Measured(lang)})
 		}
 	}
 	if len(kept) == 0 {
 		return []string{"no trap this check was built for is known in " + lang + "'s defaults (" +
 			strings.Join(ids, ", ") + " are about other languages): compare the input with the contract"}
 	}
-	slices.SortStableFunc(kept, func(a, b ranked) int {
+	first := func(a, b bool) int {
 		switch {
-		case a.measured == b.measured:
+		case a == b:
 			return 0
-		case a.measured:
+		case a:
 			return -1
 		}
 		return 1
+	}
+	slices.SortStableFunc(kept, func(a, b ranked) int {
+		if c := first(a.failed, b.failed); c != 0 {
+			return c
+		}
+		return first(a.measured, b.measured)
 	})
 	out := make([]string, len(kept))
 	for i, k := range kept {

@@ -55,8 +55,8 @@ func TestTrapHintsByLanguage(t *testing.T) {
 		{"unknown-language", "zig", []result.Case{failing(props, missing)}, []string{props, missing}, true},
 		// The run's own checks of the missing rule passed: it is not the cause.
 		{"ruled-out-by-the-run", "", []result.Case{failing(props, missing), {Name: "w", Status: result.Pass, Traps: []string{missing}}}, []string{props}, true},
-		// ... unless one of them failed too.
-		{"not-ruled-out", "", []result.Case{failing(props, missing), {Name: "w", Status: result.Pass, Traps: []string{missing}}, {Name: "x", Status: result.Fail, Traps: []string{missing}}}, []string{props, missing}, true},
+		// ... unless one of them failed too; then it is ranked first, as the likelier cause.
+		{"not-ruled-out", "", []result.Case{failing(props, missing), {Name: "w", Status: result.Pass, Traps: []string{missing}}, {Name: "x", Status: result.Fail, Traps: []string{missing}}}, []string{missing, props}, true},
 		// Measured rows first: Java's JSON escapes row is documented (D, Gson and Jackson), its
 		// sigma row measured (M).
 		{"measured-first", "java", []result.Case{failing(escapes, props)}, []string{props, escapes}, false},
