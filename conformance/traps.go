@@ -123,6 +123,18 @@ func trapHints(traps map[string]trace.Trap, ids []string, lang string, failed ma
 	return out
 }
 
+// TrapHints are the hint lines for a difference that the traps ids can explain, for a port
+// whose hello names language ("" for none): as a report gives them (addTrapHints), without
+// the evidence of a run.
+func TrapHints(ids []string, language string) []string {
+	traps, _ := trapCatalogue()
+	lang, known := protocol.ParseLanguage(language)
+	if !known {
+		lang = ""
+	}
+	return trapHints(traps, ids, lang, nil)
+}
+
 // TrapHint is the one line a report gives a porting trap for a port of no named language:
 // "looks like …: TRAP-… (about Go, C#/.NET, …)" from the catalogue (spec/porting-traps.md),
 // or "a porting trap: ID" for an id it does not hold.
