@@ -58,3 +58,13 @@ func ExampleInterrupt() {
 	// Output:
 	// interrupted 130 SIGINT true
 }
+
+// A difference the kit's trap checks found, explained for a Java port: Java has a final-sigma
+// rule (decided with other data), so only that trap is named.
+func ExampleTrapHints() {
+	for _, h := range conformance.TrapHints([]string{"TRAP-CASE-FINAL-SIGMA-PROPERTIES", "TRAP-CASE-FINAL-SIGMA-MISSING"}, "java") {
+		fmt.Println(h)
+	}
+	// Output:
+	// looks like final sigma decided with other Cased/Case_Ignorable data, or an approximation: TRAP-CASE-FINAL-SIGMA-PROPERTIES
+}

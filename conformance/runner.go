@@ -269,7 +269,11 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		} else {
 			rep.Requirements = requirementRows(m, rep.Cases)
 		}
-		if err := addTrapHints(rep.Cases); err != nil {
+		language := ""
+		if rep.Hello != nil {
+			language = rep.Hello.Language
+		}
+		if err := addTrapHints(rep.Cases, language); err != nil {
 			rep.Warnings = append(rep.Warnings, "trap catalogue: "+err.Error())
 		}
 		rep.Finish()

@@ -343,6 +343,9 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 		{"hello.schema.json", "", false, strings.Replace(hello, `["host"]`, `["host","host"]`, 1)},
 		{"hello.schema.json", "", false, strings.Replace(hello, `["host"]`, `["teleport"]`, 1)},
 		{"hello.schema.json", "", false, strings.Replace(hello, `"spec":"0.0.1-rc.1",`, ``, 1)},
+		{"hello.schema.json", "", true, strings.Replace(hello, `"spec":"0.0.1-rc.1",`, `"spec":"0.0.1-rc.1","language":"java",`, 1)},
+		{"hello.schema.json", "", false, strings.Replace(hello, `"spec":"0.0.1-rc.1",`, `"spec":"0.0.1-rc.1","language":"",`, 1)},
+		{"hello.schema.json", "", false, strings.Replace(hello, `"spec":"0.0.1-rc.1",`, `"spec":"0.0.1-rc.1","language":7,`, 1)},
 
 		{"world.schema.json", "", true, world},
 		{"world.schema.json", "", false, strings.Replace(world, `"id":"s",`, ``, 1)},

@@ -297,8 +297,10 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 	lb, _ := d.B.Line()
 	if d.Source != "" {
 		fmt.Fprintf(w, "  found on the fixture corpus: %s\n", d.Source)
-		for _, id := range d.Traps {
-			fmt.Fprintf(w, "  trap: %s\n", conformance.TrapHint(id))
+		if len(d.Traps) > 0 {
+			for _, h := range conformance.TrapHints(d.Traps, a.Hello.Language) {
+				fmt.Fprintf(w, "  trap: %s\n", h)
+			}
 		}
 	}
 	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  how A differs (- B, + A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))

@@ -19,7 +19,14 @@ type Hello struct {
 	Version  string   `json:"version"`
 	Spec     string   `json:"spec"`
 	Features []string `json:"features"`
+	// Language is the language the implementation is written in, as its hello names it
+	// (optional; protocol.ParseLanguage reads it): porting-trap hints are ranked and filtered
+	// by it.
+	Language string `json:"language,omitempty"`
 }
+
+// maxLanguage bounds the hello's language (request.schema.json: 64 characters).
+const maxLanguage = 256
 
 // Client is a Caller after a successful hello: it numbers requests and knows the adapter's
 // features. It is safe for use by one goroutine at a time.
@@ -50,6 +57,10 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 	cl.Hello.Protocol = protocol.Version
 	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
 	cl.Hello.Name, cl.Hello.Version, cl.Hello.Spec = str("name"), str("version"), str("spec")
+	// Optional, and only ever a short id: a longer text is no language the kit knows.
+	if l := str("language"); len(l) <= maxLanguage {
+		cl.Hello.Language = strings.ToValidUTF8(l, "\uFFFD")
+	}
 	if fv, _ := o.Get("features"); fv != nil {
 		list, ok := fv.([]any)
 		if !ok {

@@ -37,7 +37,7 @@ func ExampleServe() {
 		fmt.Println(string(l))
 	}
 	// Output:
-	// {"id":1,"ok":true,"result":{"protocol":1,"name":"sessionref-kit-reference","version":"0.1.0","spec":"0.0.1-rc.1","features":["lone-surrogates","host","world-cache","pipelining"]}}
+	// {"id":1,"ok":true,"result":{"protocol":1,"name":"sessionref-kit-reference","version":"0.1.0","spec":"0.0.1-rc.1","language":"go","features":["lone-surrogates","host","world-cache","pipelining"]}}
 	// {"id":2,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":"invalid session reference URI \"dsh-session:ImEi=\""}}
 }
 

@@ -602,7 +602,12 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			}
 			rc := runCase(ctx, c, f, fc)
 			if rc.Status == result.Fail && len(fc.Traps) > 0 {
-				rc.Diagnosis = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
+				var part *ChunkPart
+				rc.Diagnosis, part = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
+				if part != nil {
+					// Only the traps that can explain the input that differs (PartTraps).
+					rc.Traps = PartTraps(rc.Traps, *part)
+				}
 			}
 			rc = rc.Clipped() // bounded, whatever the adapter answered
 			if opts.Progress != nil {

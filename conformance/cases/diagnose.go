@@ -121,27 +121,27 @@ func ChunkParts(op string, args *wire.Object) []ChunkPart {
 }
 
 // diagnose names the first input of a failing chunked trap case (ChunkParts) that the
-// adapter answers differently from the oracle (the embedded reference). It returns "" when
-// the case is not chunked or no single input differs.
-func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *wire.Object) string {
+// adapter answers differently from the oracle (the embedded reference), and returns that
+// part. It returns "" and nil when the case is not chunked or no single input differs.
+func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op string, args *wire.Object) (string, *ChunkPart) {
 	if oracle == nil {
-		return ""
+		return "", nil
 	}
 	for i, p := range ChunkParts(op, args) {
 		if i >= maxDiagnoseCalls || ctx.Err() != nil {
-			return ""
+			return "", nil
 		}
 		// Plain: the oracle takes numbers as doubles, as JSON.parse reads a number text.
 		want := oracle.Handle(ctx, protocol.Request{ID: 1, Op: op, Args: p.Args}.Plain())
 		got, err := c.Do(ctx, op, p.Args)
 		if err != nil {
-			return ""
+			return "", nil
 		}
 		if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
-			return p.Input()
+			return p.Input(), &p
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // codePoints writes s as U+XXXX code points (code units for lone surrogates).

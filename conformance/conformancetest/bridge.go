@@ -127,7 +127,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 			name, version = id.Identity()
 		}
 		return wire.NewObject().Set("protocol", float64(protocol.Version)).Set("name", name).
-			Set("version", version).Set("spec", b.profile).Set("features", features), nil
+			Set("version", version).Set("spec", b.profile).Set("language", "go").Set("features", features), nil
 	}
 	if req.Op == protocol.OpWorldDefine {
 		return b.define(req)

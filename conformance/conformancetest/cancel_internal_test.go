@@ -2,6 +2,7 @@ package conformancetest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -86,7 +87,7 @@ func (s busyService) ListCandidates(ctx context.Context, agent goport.Agent, que
 		_, err := s.store.ListSessions(ctx)
 		listed <- err
 	}()
-	time.Sleep(60 * time.Millisecond) // busy, past the abort (abortGrace)
+	time.Sleep(60 * time.Millisecond) // busy, past the abort
 	select {
 	case <-ctx.Done():
 		return nil, goport.Cancelled
@@ -121,4 +122,58 @@ func TestHeldCallPendsWhileThePortIsBusy(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// The racing cases of the cancel modes (spec/protocol.md, cancel) answer as the seed does,
+// every time, for a Go port behind the bridge too: at-call is cancelled even when a later
+// read fails (the failing read returns only after the abort), during-read fails with the
+// failing read (nothing aborts after it) and is cancelled when the other reads succeed.
+func TestRacingCancelCasesAreExactForAPort(t *testing.T) {
+	t.Parallel()
+	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := func(ids ...string) any {
+		out := make([]any, len(ids))
+		for i, id := range ids {
+			out[i] = wire.NewObject().Set("sessionId", id)
+		}
+		return out
+	}
+	b, _, err := newBridge(refport.Port{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const repeats = 200
+	for _, tc := range []struct {
+		mode string
+		refs []string
+		want string
+	}{
+		{protocol.CancelAtCall, []string{"a", "b"}, contract.Cancelled},
+		{protocol.CancelAtCall, []string{"a", "c", "b"}, contract.Cancelled},
+		{protocol.CancelDuringRead, []string{"a", "b"}, contract.ReadFailed},
+		{protocol.CancelDuringRead, []string{"a", "c", "b"}, contract.ReadFailed},
+		{protocol.CancelDuringRead, []string{"b", "a"}, contract.Cancelled},
+	} {
+		t.Run(fmt.Sprintf("%s/%v", tc.mode, tc.refs), func(t *testing.T) {
+			t.Parallel()
+			req := protocol.Request{Op: protocol.OpPrepare, Args: wire.NewObject().Set("world", world).Set("agent", wire.NewObject().Set("id", "me")).
+				Set("content", "x").Set("references", refs(tc.refs...)).Set("cancel", tc.mode)}
+			wrong := 0
+			for i := range repeats {
+				req.ID = int64(i)
+				if resp := b.Handle(context.Background(), req); resp.Err == nil || resp.Err.Code != tc.want {
+					if wrong == 0 {
+						t.Errorf("run %d: %+v, want %s", i, resp.Err, tc.want)
+					}
+					wrong++
+				}
+			}
+			if wrong > 0 {
+				t.Errorf("%d of %d runs wrong", wrong, repeats)
+			}
+		})
+	}
 }

@@ -45,7 +45,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("Serve: %v", err)
 	}
 	want := []string{
-		`{"id":1,"ok":true,"result":{"protocol":1,"name":"refport","version":"reference","spec":"0.0.1-rc.1","features":["world-cache","lone-surrogates","host"]}`,
+		`{"id":1,"ok":true,"result":{"protocol":1,"name":"refport","version":"reference","spec":"0.0.1-rc.1","language":"go","features":["world-cache","lone-surrogates","host"]}`,
 		`{"id":2,"ok":true,"result":{"key":"w"}`,
 		`{"id":3,"ok":true,"result":{"candidates":[{"sessionId":"a","label":"A","createdAt":1}],"titleReads":["a"]}`,
 		`{"id":4,"ok":false,"error":{"code":"ADAPTER_PROTOCOL"`,

@@ -107,7 +107,7 @@ func allMutants() []mutant {
 		knob("service/empty-title-fallback", "an empty title falls back to the id", knobs{emptyTitleFallback: true}),
 		knob("service/max-references-4", "config accepts maxReferences 4", knobs{maxRefs4: true}),
 		{name: "service/sequential-reads", mistake: "surfaces read sequentially, stopping at the first failure",
-			impl: port{k: knobs{sequentialReads: true}}, timeout: 1500 * time.Millisecond, checks: 5},
+			impl: port{k: knobs{sequentialReads: true}}, timeout: 3 * time.Second, checks: 5},
 		knob("service/read-failure-at-render", "reads settled together, a failure reported when its source is rendered (after the earlier budgets)", knobs{readFailureAtRender: true}),
 		knob("service/project-all-first", "every source projected before any budget is checked", knobs{projectAllFirst: true}),
 		knob("service/limit-before-filter", "with a query, the limit applied before the filter", knobs{limitBeforeFilter: true}),

@@ -78,13 +78,15 @@ func WorldRefKey(v any) (key string, isRef bool, err error) {
 
 // Cancel modes of candidates and prepare.
 const (
-	CancelBefore     = "before"
+	CancelBefore = "before"
+	// CancelDuringRead: the held call (the listing, or the first normalized source's read)
+	// never settles; the signal is aborted once every other read has returned successfully,
+	// and never after one failed (spec/protocol.md): decided by the calls, not by a timer.
 	CancelDuringRead = "during-read"
 	// CancelNever passes a signal that is never aborted: the work completes under a live signal.
 	CancelNever = "never"
-	// CancelAtCall: the first session-query call aborts the signal as it is made, before it
-	// returns, and never settles; the service sees a signal already aborted when that call
-	// returns.
+	// CancelAtCall: the held call aborts the signal as it is made, before it returns, and
+	// never settles; every other call of the request returns only after that abort.
 	CancelAtCall = "at-call"
 )
 

@@ -2,6 +2,7 @@ package refadapter
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -117,11 +118,13 @@ func (c *Calls) Reads() []string {
 }
 
 // CancelOnFirstCall makes the first query call stay pending, as a read the host aborts
-// (protocol cancel "during-read"): once others further calls have completed, it invokes
-// cancel, then it returns when its context has ended and the service has returned (Release;
-// a Go port's, heldGrace after the abort at most). Waiting for the other calls mirrors
-// JavaScript, where reads that settle at once do so before a timer-driven abort. With readID
-// set, the held call is instead the ReadSurface of that id: a service that starts its reads
+// (protocol cancel "during-read"). The abort is decided by what the other calls return, not
+// by a clock: once others further calls have returned and all of them succeeded, it invokes
+// cancel at once; if one failed, it never does (the service must fail on that read, as the
+// seed's Promise.all rejects before a later abort), and the held call pends until Release.
+// Either way, once aborted, it returns when its context has ended and the service has
+// returned (Release; a Go port's, heldGrace after the abort at most). With readID set, the
+// held call is instead the ReadSurface of that id: a service that starts its reads
 // concurrently cannot say which call comes first, while JavaScript starts the first input's
 // read first.
 func (c *Calls) CancelOnFirstCall(cancel func(), others int, readID ...string) {
@@ -129,8 +132,12 @@ func (c *Calls) CancelOnFirstCall(cancel func(), others int, readID ...string) {
 }
 
 // CancelInFirstCall makes the first query call invoke cancel as it is made, before it
-// returns, and then stay pending as CancelOnFirstCall's call does (protocol cancel "at-call"). With
-// readID set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
+// returns, and then stay pending as CancelOnFirstCall's call does (protocol cancel "at-call").
+// Every other call returns only once that abort has happened: one made earlier waits for it
+// (madeGrace at most, for a service that never makes the held call). In JavaScript the seed
+// makes every read before it sees any outcome, so no outcome precedes the abort; a service
+// on threads may make them in any order, and the wait gives it the seed's order. With readID
+// set, the call is the ReadSurface of that id, as for CancelOnFirstCall.
 func (c *Calls) CancelInFirstCall(cancel func(), readID ...string) {
 	c.hold.arm(cancel, 0, true, readID)
 }
@@ -196,11 +203,16 @@ type hold struct {
 	holdID    *string
 	held      bool
 	immediate bool // CancelInFirstCall: the held call cancels at once
-	// eager: the caller is the reference's service, which has started every call before
-	// the others complete and whose outcome a successful read cannot change (see
-	// Reference.setup).
+	// eager: the caller is the reference's service, which makes every call it will make
+	// without waiting for a held one (see Reference.setup): no grace is needed for a
+	// service that never returns.
 	eager     bool
-	completed chan error // each other call's error, nil for a success
+	completed chan error    // each other call's error, nil for a success
+	started   chan struct{} // one for each other call made
+	// made is closed once the held call of CancelInFirstCall has aborted: the other calls
+	// wait for it, so no outcome precedes the abort.
+	made     chan struct{}
+	madeOnce sync.Once
 	// release ends the held call (Release): until then it stays pending after the abort,
 	// as a JavaScript read the host aborts never settles (a Go port's for heldGrace at
 	// most). Returning at the abort instead would race the service's own wait on ctx (a Go
@@ -220,6 +232,10 @@ func (h *hold) arm(cancel func(), others int, immediate bool, readID []string) {
 	h.others = others
 	h.immediate = immediate
 	h.completed = make(chan error, others+64)
+	h.started = make(chan struct{}, others+64)
+	if immediate {
+		h.made = make(chan struct{})
+	}
 	h.release = make(chan struct{})
 }
 
@@ -246,11 +262,14 @@ func (h *hold) pendAfterAbort(ctx context.Context, eager bool, release chan stru
 }
 
 // heldGrace is how long a Go port's held call stays pending after the abort, unless the port
-// returns first (see pendAfterAbort).
+// returns first (see pendAfterAbort), and how long, in "during-read" after another call
+// failed, a port that waits for the held call alone waits before the abort ends it. None decides the answer of a service
+// that waits as the seed does; each only ends a wait that would otherwise last for ever.
 const heldGrace = 200 * time.Millisecond
 
-// abortGrace is how long the held call waits, after the others completed, before it aborts.
-const abortGrace = 20 * time.Millisecond
+// errReleased is what a held call of "during-read" returns when the service returned, after
+// another call failed, without aborting: nothing is waiting for it any more.
+var errReleased = errors.New("refadapter: held call ended: the service returned")
 
 // begin counts a call and, for the one to hold, holds it. It returns the function the call
 // runs when it completes, with its error.
@@ -264,53 +283,102 @@ func (h *hold) begin(ctx context.Context, readID *string) (end func(error), err 
 		h.calls++
 		hold = h.calls == 1 && h.onFirst != nil
 	}
-	cancel, others, completed, immediate, eager, release := h.onFirst, h.others, h.completed, h.immediate, h.eager, h.release
+	cancel, others, completed, started, immediate, eager, made, release := h.onFirst, h.others, h.completed, h.started, h.immediate, h.eager, h.made, h.release
 	h.mu.Unlock()
-	if hold && immediate {
+	switch {
+	case hold && immediate:
 		cancel()
+		h.madeOnce.Do(func() { close(made) })
 		return nil, h.pendAfterAbort(ctx, eager, release)
+	case hold:
+		return nil, h.holdDuringRead(ctx, cancel, others, completed, started, eager, release)
 	}
-	if !hold {
-		return func(err error) {
-			if completed != nil {
-				select {
-				case completed <- err:
-				default:
-				}
-			}
-		}, nil
+	if started != nil {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
 	}
-	go func() {
-		failed := false
-		for i := 0; i < others; i++ {
+	if made != nil {
+		// at-call: this call returns after the abort, as every outcome does in the seed. The
+		// reference's service always makes the held call, so it gets no backstop: however
+		// late the scheduler runs that call, the answer is the same.
+		var backstop <-chan time.Time
+		if !eager {
+			t := time.NewTimer(madeGrace)
+			defer t.Stop()
+			backstop = t.C
+		}
+		select {
+		case <-made:
+		case <-release:
+		case <-backstop:
+		}
+	}
+	return func(err error) {
+		if completed != nil {
 			select {
-			case err := <-completed:
-				failed = failed || err != nil
-			case <-ctx.Done():
-				return
+			case completed <- err:
+			default:
 			}
 		}
-		if eager && !failed {
-			// Nothing is pending but the held call, and the reads that succeeded decide
-			// nothing: the service fails cancelled whenever the abort comes.
-			cancel()
-			return
-		}
-		// A completed call has returned but its caller may not have taken the result yet;
-		// JavaScript delivers such settlements before the abort, so give the caller a moment.
-		// The reference's service returns as soon as it takes a failure, which ends ctx.
-		t := time.NewTimer(abortGrace)
-		defer t.Stop()
-		if eager {
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return
-			}
-		} else {
-			<-t.C
-		}
-		cancel()
-	}()
-	return nil, h.pendAfterAbort(ctx, eager, release)
+	}, nil
 }
+
+// holdDuringRead is the held call of "during-read": it aborts once the others calls have
+// returned, all successfully; after a failure it pends, unaborted, until the service
+// returns. Two backstops end waits that would otherwise last for ever, for a Go port that
+// waits for the held call alone: one that has not made every other call within madeGrace
+// (it reads one source after another) is aborted then, and one still waiting heldGrace
+// after a failure (it waits for every read) too. Neither decides anything for a port that
+// makes its reads at once and fails on the first failure, as the seed does.
+func (h *hold) holdDuringRead(ctx context.Context, cancel func(), others int, completed chan error, started chan struct{}, eager bool, release chan struct{}) error {
+	failed := false
+	made, done := 0, 0
+	var notMade <-chan time.Time
+	if !eager && others > 0 {
+		t := time.NewTimer(madeGrace)
+		defer t.Stop()
+		notMade = t.C
+	}
+	for done < others && !failed {
+		select {
+		case <-started:
+			if made++; made >= others {
+				notMade = nil
+			}
+		case err := <-completed:
+			done++
+			failed = err != nil
+		case <-release:
+			return errReleased
+		case <-ctx.Done():
+			return h.pendAfterAbort(ctx, eager, release)
+		case <-notMade:
+			cancel()
+			return h.pendAfterAbort(ctx, eager, release)
+		}
+	}
+	if failed {
+		var backstop <-chan time.Time
+		if !eager {
+			t := time.NewTimer(heldGrace)
+			defer t.Stop()
+			backstop = t.C
+		}
+		select {
+		case <-release:
+			return errReleased
+		case <-ctx.Done():
+		case <-backstop:
+		}
+	}
+	cancel()
+	return h.pendAfterAbort(ctx, eager, release)
+}
+
+// madeGrace is how long the held call of "during-read" waits for a Go port to make the other
+// calls before it aborts (see holdDuringRead), and how long a call of "at-call" waits for the
+// held call to be made: a port that starts its reads at once makes them within microseconds;
+// one that reads sources one after another never does.
+const madeGrace = 500 * time.Millisecond

@@ -93,7 +93,7 @@ func (r *Reference) handle(ctx context.Context, req request) (any, error) {
 		}
 		return jsjson.NewObject().Set("protocol", float64(protocol.Version)).
 			Set("name", "sessionref-kit-reference").Set("version", adapter.KitVersion).
-			Set("spec", r.spec()).
+			Set("spec", r.spec()).Set("language", "go").
 			Set("features", []any{protocol.FeatureLoneSurrogates, protocol.FeatureHost,
 				protocol.FeatureWorldCache, protocol.FeaturePipelining}), nil
 

@@ -29,7 +29,9 @@ type Case struct {
 	Name         string   `json:"name"`
 	Requirements []string `json:"requirements,omitempty"` // spec ids, e.g. SR-URI-3
 	// Traps are the porting traps (spec/porting-traps.md) the check is built to catch; a
-	// failing check names them so a port author sees which language default to look at.
+	// failing check names them so a port author sees which language default to look at. For
+	// a failing check made of many inputs, only those that reach its first differing input
+	// (cases.PartTraps).
 	Traps []string `json:"traps,omitempty"`
 	// TrapHints explain a failing check's traps in one line each, "looks like …: TRAP-…".
 	TrapHints []string `json:"trapHints,omitempty"`

@@ -22,6 +22,10 @@ type Trap struct {
 	Title     string   // the heading's text after the id
 	Threatens []string // the requirement ids a port that falls into it breaks
 	Hint      string   // one line for a report: "looks like …"
+	// Languages are the rows of the trap's table, one per language id (a language with two
+	// rows, C++'s std and ICU, is affected when either row is): whether that language's
+	// default falls into the trap, read from the row's last column (see parseRows).
+	Languages []Affected
 }
 
 var (
@@ -50,10 +54,35 @@ func Traps(specFS fs.FS) ([]Trap, error) {
 	var errs []error
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
+	var rows []tableRow // the current trap's table rows
+	inTrap := false
+	flush := func() {
+		if len(out) > 0 && inTrap {
+			t := &out[len(out)-1]
+			var err error
+			t.Languages, err = parseRows(rows)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: trap %s: %w", TrapsFile, t.ID, err))
+			}
+		}
+		rows = nil
+	}
 	for sc.Scan() {
 		line++
 		text := sc.Text()
+		if strings.HasPrefix(text, "# ") {
+			flush()
+			inTrap = false
+			continue
+		}
+		if inTrap && strings.HasPrefix(text, "| ") {
+			if r, ok := splitRow(text); ok {
+				rows = append(rows, r)
+			}
+		}
 		if m := trapHeading.FindStringSubmatch(text); m != nil {
+			flush()
+			inTrap = true
 			if seen[m[1]] {
 				errs = append(errs, fmt.Errorf("%s:%d: trap %s is defined twice", TrapsFile, line, m[1]))
 			}
@@ -81,6 +110,7 @@ func Traps(specFS fs.FS) ([]Trap, error) {
 			t.Hint = strings.TrimSpace(strings.TrimPrefix(text, "Hint:"))
 		}
 	}
+	flush()
 	for _, t := range out {
 		if len(t.Threatens) == 0 || t.Hint == "" {
 			errs = append(errs, fmt.Errorf("%s: trap %s needs a Threatens: line and a Hint: line", TrapsFile, t.ID))

@@ -128,11 +128,14 @@ function buildAgent(agent) {
 }
 
 /**
- * Cancellation set-up. Returns { signal, controller, hang, immediate } where `hang` names the
- * fake method whose FIRST call never settles and aborts the controller: right after it
- * started ("during-read", by a timer), or inside the call itself ("at-call", immediate).
+ * Cancellation set-up (spec/protocol.md, cancel). Returns { signal, controller, hang,
+ * immediate, others }: `hang` names the fake method whose FIRST call (the held call) never
+ * settles. "at-call" (immediate) aborts inside the held call, and every other call waits for
+ * that abort before it settles. "during-read" aborts once the held call has been made and
+ * the `others` other reads (one per other normalized source) have all succeeded, and never
+ * after one of them failed: decided by the calls' outcomes, not by a timer.
  */
-function buildCancel(args, firstQueryMethod) {
+function buildCancel(args, firstQueryMethod, others = 0) {
 	if (!has(args, "cancel")) return { signal: undefined, controller: undefined, hang: null };
 	const mode = args.cancel;
 	const controller = new AbortController();
@@ -140,11 +143,25 @@ function buildCancel(args, firstQueryMethod) {
 		controller.abort();
 		return { signal: controller.signal, controller, hang: null };
 	}
-	if (mode === "during-read") return { signal: controller.signal, controller, hang: firstQueryMethod };
+	if (mode === "during-read") return { signal: controller.signal, controller, hang: firstQueryMethod, others };
 	if (mode === "at-call") return { signal: controller.signal, controller, hang: firstQueryMethod, immediate: true };
 	// never: a live signal nothing aborts, so the work completes under it.
 	if (mode === "never") return { signal: controller.signal, controller, hang: null };
 	throw new AdapterError("ADAPTER_UNSUPPORTED", `unsupported cancel mode ${JSON.stringify(mode)}`);
+}
+
+/**
+ * The number of normalized sources a valid `references` argument has: its distinct string
+ * sessionIds. (When the references are not valid the package reads nothing, so the count
+ * does not matter.)
+ */
+function normalizedSources(references) {
+	if (!Array.isArray(references)) return 0;
+	const ids = new Set();
+	for (const reference of references) {
+		if (isObject(reference) && typeof reference.sessionId === "string") ids.add(reference.sessionId);
+	}
+	return ids.size;
 }
 
 /** The fake ctx.sessionQuery built from a WORLD document. Every method is truly async. */
@@ -156,26 +173,49 @@ function buildSessionQuery(world, cancel) {
 	const reads = [];
 	const lists = { count: 0 };
 	let hang = cancel.hang;
+	// during-read: the held call is made, the other reads that succeeded, one that failed.
+	const during = { made: false, succeeded: 0, failed: false };
+	const abortIfAllSucceeded = () => {
+		if (during.made && !during.failed && during.succeeded >= cancel.others && !cancel.controller.signal.aborted) cancel.controller.abort();
+	};
+	// at-call: settles once the held call has aborted; every other call awaits it.
+	let opened;
+	const latch = cancel.immediate ? new Promise((resolve) => { opened = resolve; }) : null;
 	const hangHere = (method) => {
 		if (hang !== method) return false;
 		hang = null;
-		if (cancel.immediate) cancel.controller.abort();
-		else setTimeout(() => cancel.controller.abort(), 0);
+		if (cancel.immediate) {
+			cancel.controller.abort();
+			opened();
+		} else {
+			during.made = true;
+			// Once the held call has returned its (pending) promise.
+			queueMicrotask(abortIfAllSucceeded);
+		}
 		return true;
+	};
+	// other wraps a call that is not held: under at-call it settles after the abort; under
+	// during-read its outcome is counted.
+	const other = (work) => {
+		let promise = latch === null ? work() : latch.then(work);
+		if (cancel.hang !== undefined && cancel.hang !== null && !cancel.immediate) {
+			promise.then(() => { during.succeeded++; abortIfAllSucceeded(); }, () => { during.failed = true; });
+		}
+		return promise;
 	};
 	const fake = {
 		listSessions(signal) {
 			lists.count++;
 			if (hangHere("listSessions")) return new Promise(() => {});
-			return (async () => {
+			return other(async () => {
 				if (world.listError != null) throw new Error(world.listError); // null is absent (spec/protocol.md)
 				return sessions.map((session) => ({ header: session.header, live: false, persisted: true }));
-			})();
+			});
 		},
 		readTitleSnapshots(ids, signal) {
 			const list = Array.from(ids);
 			titleReads.push(...list);
-			return (async () => {
+			return other(async () => {
 				const seen = new Set();
 				const settlements = [];
 				for (const id of list) {
@@ -191,12 +231,12 @@ function buildSessionQuery(world, cancel) {
 					});
 				}
 				return settlements;
-			})();
+			});
 		},
 		readSurface(id) {
 			reads.push(id);
 			if (hangHere("readSurface")) return new Promise(() => {});
-			return (async () => {
+			return other(async () => {
 				const session = find(id);
 				if (session === undefined) throw new Error(`session ${JSON.stringify(id)} not found`);
 				if (session.readError != null) throw new Error(session.readError);
@@ -205,7 +245,7 @@ function buildSessionQuery(world, cancel) {
 					capturedThroughSeq: session.surface?.capturedThroughSeq ?? null,
 					events: session.surface?.events ?? [],
 				};
-			})();
+			});
 		},
 	};
 	return { fake, titleReads, reads, lists };
@@ -241,7 +281,7 @@ function makeHandlers(impl) {
 	const handlers = {
 		hello(args) {
 			if (args.protocol !== PROTOCOL) throw new AdapterError("ADAPTER_PROTOCOL", `unsupported protocol ${JSON.stringify(args.protocol)}; this adapter speaks protocol ${PROTOCOL}`);
-			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, features: impl.llm ? [...FEATURES, "host"] : FEATURES };
+			return { protocol: PROTOCOL, name: ADAPTER_NAME, version: impl.version, spec: impl.spec, language: "javascript", features: impl.llm ? [...FEATURES, "host"] : FEATURES };
 		},
 		"uri.encode"(args) {
 			return lib.encodeSessionReferenceUri(opt(args, "sessionId"));
@@ -292,7 +332,7 @@ function makeHandlers(impl) {
 			let prepared;
 			try {
 				const agent = buildAgent(requireArg(args, "agent"));
-				const cancel = buildCancel(args, "readSurface");
+				const cancel = buildCancel(args, "readSurface", Math.max(0, normalizedSources(opt(args, "references")) - 1));
 				const query = buildSessionQuery(resolveWorld(requireArg(args, "world")), cancel);
 				reads = query.reads;
 				const service = createService(impl, args, query.fake);

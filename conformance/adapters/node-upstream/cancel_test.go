@@ -1,0 +1,99 @@
+package nodeupstream
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+)
+
+// cancelRepeats replaces the default repeat count; .ci/run passes a larger one.
+var cancelRepeats = flag.Int("cancel.repeats", 0, "how often TestCancelModesAreExact sends each racing case (0: 20, or 5 with -short)")
+
+// requireUpstream makes a missing install a failure, as for the spec examples (.ci/run sets it).
+const requireUpstream = "SESSIONREF_REQUIRE_UPSTREAM"
+
+// The published package answers the racing cancel cases (spec/protocol.md, cancel) the same
+// way every time through this adapter, whose cancel modes are decided by the calls' outcomes
+// (no timer): each case repeated in one adapter process, in both releases.
+func TestCancelModesAreExact(t *testing.T) {
+	// About 10 ms a request (a service and a cordis Context each): 20 keeps go test fast;
+	// 100 ran clean too (1,000 answers, both releases).
+	repeats := 20
+	if testing.Short() {
+		repeats = 5
+	}
+	if *cancelRepeats > 0 {
+		repeats = *cancelRepeats
+	}
+	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := func(ids ...string) any {
+		out := make([]any, len(ids))
+		for i, id := range ids {
+			out[i] = wire.NewObject().Set("sessionId", id)
+		}
+		return out
+	}
+	dir, _ := filepath.Abs(".")
+	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
+		t.Run(profile, func(t *testing.T) {
+			modules := filepath.Join(dir, "node_modules")
+			if profile != "0.0.1-rc.1" {
+				modules = filepath.Join(dir, "profiles", profile, "node_modules")
+			}
+			if _, err := os.Stat(modules); err != nil {
+				msg := "node-upstream adapter not installed for profile " + profile + ": run npm ci in " + filepath.Dir(modules)
+				if os.Getenv(requireUpstream) != "" {
+					t.Fatal(msg)
+				}
+				t.Skip(msg)
+			}
+			p, err := adapter.StartProcess([]string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { p.Close() })
+			c, err := adapter.Connect(context.Background(), p)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, p.Stderr())
+			}
+			for _, tc := range []struct {
+				mode string
+				refs []string
+				want string
+			}{
+				{protocol.CancelAtCall, []string{"a", "b"}, contract.Cancelled},
+				{protocol.CancelAtCall, []string{"a", "c", "b"}, contract.Cancelled},
+				{protocol.CancelDuringRead, []string{"a", "b"}, contract.ReadFailed},
+				{protocol.CancelDuringRead, []string{"a", "c", "b"}, contract.ReadFailed},
+				{protocol.CancelDuringRead, []string{"b", "a", "c"}, contract.Cancelled},
+			} {
+				args := wire.NewObject().Set("world", world).Set("agent", wire.NewObject().Set("id", "me")).
+					Set("content", "x").Set("references", refs(tc.refs...)).Set("cancel", tc.mode)
+				wrong := 0
+				for range repeats {
+					resp, err := c.Do(context.Background(), protocol.OpPrepare, args)
+					if err != nil {
+						t.Fatalf("%v\n%s", err, p.Stderr())
+					}
+					if resp.OK || resp.Err == nil || resp.Err.Code != tc.want {
+						wrong++
+					}
+				}
+				if wrong > 0 {
+					t.Errorf("%s %v: %d of %d answers were not %s", tc.mode, tc.refs, wrong, repeats, tc.want)
+				}
+			}
+		})
+	}
+}
