@@ -82,11 +82,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			cmd, args = c, args[1:]
 		}
 	}
-	return cmd.call(args, stdin, stdout, stderr)
+	return cmd.execute(args, stdin, stdout, stderr)
 }
 
-// call parses args as cmd's and runs cmd's body with them.
-func (cmd *command) call(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// execute parses args as cmd's flags and arguments and runs cmd's body with them.
+func (cmd *command) execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet(cmd.path())
 	body := cmd.Flag(fs)
 	c := &call{cmd: cmd, fs: fs, stdin: stdin, stdout: stdout, stderr: stderr}
@@ -153,11 +153,6 @@ func (c *call) usageErr(msg string) int {
 // errors are.
 func (c *call) errorf(format string, a ...any) {
 	fmt.Fprintf(c.stderr, "%s: %s\n", c.cmd.path(), fmt.Sprintf(format, a...))
-}
-
-// usageErr is a usage error of the default command (a run).
-func usageErr(stderr io.Writer, msg string) int {
-	return (&call{cmd: runCommand, stderr: stderr}).usageErr(msg)
 }
 
 // newFlagSet returns a flag set of GNU-style flags (pflag): --name value or --name=value,
@@ -237,7 +232,7 @@ var helpCommand = &command{
 	Long: func() string {
 		return `usage: conformance-runner help [COMMAND]
 
-Prints the help of COMMAND (adapter, diff, bench, list, version, report, help) as
+Prints the help of COMMAND (` + commandNames() + `), as
 'conformance-runner COMMAND -h' does; without COMMAND, the help of a run, as
 'conformance-runner -h' does.
 `
