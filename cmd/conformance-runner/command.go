@@ -18,7 +18,8 @@ import (
 type command struct {
 	// Name selects the command as the first argument; "" is the default command (a run).
 	Name string
-	// UsageLine is the synopsis the top help lists, without "usage:"; Short follows it.
+	// UsageLine is the synopsis the top help lists, a line per form, without "usage:";
+	// Short summarizes each line in a column (on a line of its own after a long one).
 	UsageLine string
 	Short     string
 	// Long is the whole help that -h, --help and "help NAME" print on stdout.
