@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/bench"
 	"github.com/sessionref-kit/sessionref-kit/conformance/connect"
@@ -62,30 +62,53 @@ side answered an error other than ADAPTER_UNSUPPORTED, 2 usage error, 3 a side i
 // original is on a long session is the point.
 const DefaultBenchTimeout = 10 * time.Minute
 
-// benchCmd is "conformance-runner bench".
-func benchCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conformance-runner bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		adapterCmd = fs.String("adapter", "", "")
-		against    = fs.String("against", "", "")
-		dir        = fs.String("dir", "", "")
-		workloads  = fs.String("workloads", "", "")
-		list       = fs.Bool("list", false, "")
-		repeat     = fs.Int("repeat", bench.DefaultRepeat, "")
-		ops        = fs.Int("ops", bench.DefaultOps, "")
-		slow       = fs.Duration("slow", bench.DefaultSlow, "")
-		timeout    = fs.Duration("timeout", DefaultBenchTimeout, "")
-		pipeline   = fs.Int("pipeline", 0, "")
-		noCache    = fs.Bool("no-world-cache", false, "")
-		seed       = fs.Uint64("seed", bench.DefaultSeed, "")
-		jsonFile   = fs.String("json", "", "")
-		profile    = fs.String("profile", "", "")
-	)
-	if code, done := parseFlags(fs, args, benchUsage, stdout, stderr, benchUsageErr); done {
-		return code
-	}
-	if *list {
+// benchCommand is "conformance-runner bench": two implementations timed on the same workloads.
+var benchCommand = &command{
+	Name:      "bench",
+	UsageLine: "conformance-runner bench --adapter 'CMD'",
+	Short:     "time an implementation against the reference (bench -h)",
+	Long:      func() string { return benchUsage },
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		f := new(benchFlags)
+		fs.StringVar(&f.adapterCmd, "adapter", "", "")
+		fs.StringVar(&f.against, "against", "", "")
+		fs.StringVar(&f.dir, "dir", "", "")
+		fs.StringVar(&f.workloads, "workloads", "", "")
+		fs.BoolVar(&f.list, "list", false, "")
+		fs.IntVar(&f.repeat, "repeat", bench.DefaultRepeat, "")
+		fs.IntVar(&f.ops, "ops", bench.DefaultOps, "")
+		fs.DurationVar(&f.slow, "slow", bench.DefaultSlow, "")
+		fs.DurationVar(&f.timeout, "timeout", DefaultBenchTimeout, "")
+		fs.IntVar(&f.pipeline, "pipeline", 0, "")
+		fs.BoolVar(&f.noCache, "no-world-cache", false, "")
+		fs.Uint64Var(&f.seed, "seed", bench.DefaultSeed, "")
+		fs.StringVar(&f.jsonFile, "json", "", "")
+		fs.StringVar(&f.profile, "profile", "", "")
+		return f.run
+	},
+}
+
+// benchFlags are bench's flags; run times the two sides they name.
+type benchFlags struct {
+	adapterCmd string
+	against    string
+	dir        string
+	workloads  string
+	list       bool
+	repeat     int
+	ops        int
+	slow       time.Duration
+	timeout    time.Duration
+	pipeline   int
+	noCache    bool
+	seed       uint64
+	jsonFile   string
+	profile    string
+}
+
+func (f *benchFlags) run(c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	if f.list {
 		for _, w := range bench.Workloads() {
 			large := ""
 			if w.Large {
@@ -95,20 +118,20 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if *repeat < 1 || *ops < 1 || *timeout <= 0 {
-		return benchUsageErr(stderr, "--repeat and --ops must be at least 1, --timeout positive")
+	if f.repeat < 1 || f.ops < 1 || f.timeout <= 0 {
+		return c.usageErr("--repeat and --ops must be at least 1, --timeout positive")
 	}
-	selected, err := bench.Select(*workloads)
+	selected, err := bench.Select(f.workloads)
 	if err != nil {
-		return benchUsageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
 
-	release, err := protocol.ParseProfile(*profile)
+	release, err := protocol.ParseProfile(f.profile)
 	if err != nil {
-		return benchUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, protocol.ProfileNames()))
+		return c.usageErr(fmt.Sprintf("--profile %q: want %s", f.profile, protocol.ProfileNames()))
 	}
 	var sides [2]bench.Side
-	for i, cmdline := range []string{*adapterCmd, *against} {
+	for i, cmdline := range []string{f.adapterCmd, f.against} {
 		// The in-process reference runs on the bench's goroutine, unbounded (Timeout 0): a
 		// goroutine and a timer per call would be measured with the handler.
 		t := connect.Target{Handler: &refadapter.Reference{Profile: string(release)}}
@@ -116,9 +139,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		if cmdline != "" {
 			argv, err := splitCommand(cmdline)
 			if err != nil {
-				return benchUsageErr(stderr, fmt.Sprintf("%s: %v", []string{"--adapter", "--against"}[i], err))
+				return c.usageErr(fmt.Sprintf("%s: %v", []string{"--adapter", "--against"}[i], err))
 			}
-			t, name = connect.Target{Command: argv, Dir: *dir, Timeout: *timeout}, cmdline
+			t, name = connect.Target{Command: argv, Dir: f.dir, Timeout: f.timeout}, cmdline
 		}
 		conn, err := connect.Dial(t, connect.Limits{})
 		if err != nil {
@@ -131,8 +154,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := bench.Config{Workloads: selected, Repeat: *repeat, Ops: *ops, Seed: *seed, Slow: *slow,
-		Pipeline: *pipeline, NoWorldCache: *noCache, Log: stderr}
+	cfg := bench.Config{Workloads: selected, Repeat: f.repeat, Ops: f.ops, Seed: f.seed, Slow: f.slow,
+		Pipeline: f.pipeline, NoWorldCache: f.noCache, Log: stderr}
 	rep, err := bench.Run(ctx, cfg, sides[0], sides[1])
 	if err != nil && rep == nil {
 		fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
@@ -152,8 +175,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 			code = max(code, report.ExitNotConformant)
 		}
 	}
-	if *jsonFile != "" {
-		if err := report.WriteFile(*jsonFile, rep.WriteJSON); err != nil {
+	if f.jsonFile != "" {
+		if err := report.WriteFile(f.jsonFile, rep.WriteJSON); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
 			code = max(code, report.ExitUsage)
 		}
@@ -166,9 +189,4 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		return report.ExitUnusable
 	}
 	return code
-}
-
-func benchUsageErr(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "conformance-runner bench: %s\nRun 'conformance-runner bench -h' for usage.\n", msg)
-	return report.ExitUsage
 }

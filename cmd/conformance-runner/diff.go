@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
@@ -78,55 +79,77 @@ nothing could be compared), 3 an adapter unusable (did not start, broke the prot
 crashed or hung; this wins over 1).
 `
 
-// diffCmd is "conformance-runner diff": a differential run of two implementations.
-func diffCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conformance-runner diff", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		cmdA       = fs.String("adapter", "", "")
-		cmdB       = fs.String("against", "reference", "")
-		ops        = fs.String("ops", "", "")
-		checks     = fs.Int("checks", differential.DefaultChecks, "")
-		seed       = fs.Uint64("seed", 0, "")
-		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
-		dir        = fs.String("dir", "", "")
-		shrinkTime = fs.Duration("shrink-time", 30*time.Second, "")
-		out        = fs.String("out", "diff-fixtures", "")
-		profile    = fs.String("profile", "", "")
-		surrogates = fs.String("lone-surrogates", "auto", "")
-		noCorpus   = fs.Bool("no-corpus", false, "")
-		jsonFile   = fs.String("json", "", "")
-	)
-	if code, done := parseFlags(fs, args, diffUsage, stdout, stderr, diffUsageErr); done {
-		return code
+// diffCommand is "conformance-runner diff": a differential run of two implementations.
+var diffCommand = &command{
+	Name:      "diff",
+	UsageLine: "conformance-runner diff --adapter 'CMD'",
+	Short:     "compare with the reference on generated requests (diff -h)",
+	Long:      func() string { return diffUsage },
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		f := new(diffFlags)
+		fs.StringVar(&f.cmdA, "adapter", "", "")
+		fs.StringVar(&f.cmdB, "against", "reference", "")
+		fs.StringVar(&f.ops, "ops", "", "")
+		fs.IntVar(&f.checks, "checks", differential.DefaultChecks, "")
+		fs.Uint64Var(&f.seed, "seed", 0, "")
+		fs.DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "")
+		fs.StringVar(&f.dir, "dir", "", "")
+		fs.DurationVar(&f.shrinkTime, "shrink-time", 30*time.Second, "")
+		fs.StringVar(&f.out, "out", "diff-fixtures", "")
+		fs.StringVar(&f.profile, "profile", "", "")
+		fs.StringVar(&f.surrogates, "lone-surrogates", "auto", "")
+		fs.BoolVar(&f.noCorpus, "no-corpus", false, "")
+		fs.StringVar(&f.jsonFile, "json", "", "")
+		return f.run
+	},
+}
+
+// diffFlags are diff's flags; run is the differential run they describe.
+type diffFlags struct {
+	cmdA       string
+	cmdB       string
+	ops        string
+	checks     int
+	seed       uint64
+	timeout    time.Duration
+	dir        string
+	shrinkTime time.Duration
+	out        string
+	profile    string
+	surrogates string
+	noCorpus   bool
+	jsonFile   string
+}
+
+func (f *diffFlags) run(c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	if f.cmdA == "" {
+		return c.usageErr("--adapter is required")
 	}
-	if *cmdA == "" {
-		return diffUsageErr(stderr, "--adapter is required")
-	}
-	if *checks <= 0 || *timeout <= 0 || *shrinkTime <= 0 {
-		return diffUsageErr(stderr, "--checks, --timeout and --shrink-time must be positive")
+	if f.checks <= 0 || f.timeout <= 0 || f.shrinkTime <= 0 {
+		return c.usageErr("--checks, --timeout and --shrink-time must be positive")
 	}
 	// The named-state coverage re-runs the contract's building blocks: the embedded reference's.
-	opts := differential.Options{Checks: *checks, Seed: *seed, ShrinkTime: *shrinkTime, NoCorpus: *noCorpus, Semantics: refadapter.Semantics{}}
-	release, err := protocol.ParseProfile(*profile)
+	opts := differential.Options{Checks: f.checks, Seed: f.seed, ShrinkTime: f.shrinkTime, NoCorpus: f.noCorpus, Semantics: refadapter.Semantics{}}
+	release, err := protocol.ParseProfile(f.profile)
 	if err != nil {
-		return diffUsageErr(stderr, fmt.Sprintf("--profile %q: want %s", *profile, protocol.ProfileNames()))
+		return c.usageErr(fmt.Sprintf("--profile %q: want %s", f.profile, protocol.ProfileNames()))
 	}
 	opts.Profile = string(release)
-	switch *surrogates {
+	switch f.surrogates {
 	case "auto":
 	case "always":
 		opts.Surrogates = differential.SurrogatesAlways
 	case "never":
 		opts.Surrogates = differential.SurrogatesNever
 	default:
-		return diffUsageErr(stderr, fmt.Sprintf("--lone-surrogates %q: want auto, always or never", *surrogates))
+		return c.usageErr(fmt.Sprintf("--lone-surrogates %q: want auto, always or never", f.surrogates))
 	}
-	if *ops != "" {
-		for _, op := range strings.Split(*ops, ",") {
+	if f.ops != "" {
+		for _, op := range strings.Split(f.ops, ",") {
 			op = strings.TrimSpace(op)
 			if !differential.Known(op) {
-				return diffUsageErr(stderr, fmt.Sprintf("--ops: unknown op %q (want %s)", op, strings.Join(differential.Ops, ", ")))
+				return c.usageErr(fmt.Sprintf("--ops: unknown op %q (want %s)", op, strings.Join(differential.Ops, ", ")))
 			}
 			opts.Ops = append(opts.Ops, op)
 		}
@@ -135,13 +158,13 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	for _, s := range []struct {
 		flag, cmd string
 		argv      *[]string
-	}{{"--adapter", *cmdA, &argvA}, {"--against", *cmdB, &argvB}} {
+	}{{"--adapter", f.cmdA, &argvA}, {"--against", f.cmdB, &argvB}} {
 		if s.cmd == "reference" {
 			continue
 		}
 		argv, err := splitCommand(s.cmd)
 		if err != nil {
-			return diffUsageErr(stderr, s.flag+": "+err.Error())
+			return c.usageErr(s.flag + ": " + err.Error())
 		}
 		*s.argv = argv
 	}
@@ -149,20 +172,20 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, stop) // the first signal ends the run; a second kills
-	a, closeA, err := diffSide(ctx, diffTarget(argvA, *dir, *timeout, release), stderr)
+	a, closeA, err := diffSide(ctx, diffTarget(argvA, f.dir, f.timeout, release), stderr)
 	if err != nil {
-		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", *cmdA, err)
+		fmt.Fprintf(stdout, "A (%s) unusable: %v (exit 3)\n", f.cmdA, err)
 		return report.ExitUnusable
 	}
 	defer closeA()
-	b, closeB, err := diffSide(ctx, diffTarget(argvB, *dir, *timeout, release), stderr)
+	b, closeB, err := diffSide(ctx, diffTarget(argvB, f.dir, f.timeout, release), stderr)
 	if err != nil {
-		fmt.Fprintf(stdout, "B (%s) unusable: %v (exit 3)\n", *cmdB, err)
+		fmt.Fprintf(stdout, "B (%s) unusable: %v (exit 3)\n", f.cmdB, err)
 		return report.ExitUnusable
 	}
 	defer closeB()
 
-	nameA, nameB := diffDescribe(*cmdA, a), diffDescribe(*cmdB, b)
+	nameA, nameB := diffDescribe(f.cmdA, a), diffDescribe(f.cmdB, b)
 	fmt.Fprintf(stdout, "A: %s\nB: %s\n", nameA, nameB)
 	for _, side := range []struct {
 		name string
@@ -175,12 +198,12 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	opts.Seed = properties.Seed(properties.Options{Seed: opts.Seed})
 	surr := map[bool]string{true: "with", false: "without"}[opts.Surrogates == differential.SurrogatesAlways ||
 		opts.Surrogates == differential.SurrogatesAuto && diffSupportsBoth(a, b, "lone-surrogates")]
-	fmt.Fprintf(stdout, "profile %s, seed %d, %d requests per op, %s lone surrogates\n", opts.Profile, opts.Seed, *checks, surr)
+	fmt.Fprintf(stdout, "profile %s, seed %d, %d requests per op, %s lone surrogates\n", opts.Profile, opts.Seed, f.checks, surr)
 	// The seed also goes to stderr first, as for certification runs, so a killed run replays.
 	fmt.Fprintf(stderr, "conformance-runner diff: rapid seed %d\n", opts.Seed)
 
 	code := report.ExitConformant
-	doc := diffDoc{A: nameA, B: nameB, Profile: opts.Profile, Seed: opts.Seed, Checks: *checks}
+	doc := diffDoc{A: nameA, B: nameB, Profile: opts.Profile, Seed: opts.Seed, Checks: f.checks}
 	opts.Progress = func(o differential.OpResult) {
 		op := diffDocOp(o)
 		defer func() { doc.Ops = append(doc.Ops, op) }()
@@ -191,7 +214,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%-15s %s, stopped in %s: %s\n  request: %s\n", o.Op, diffCounts(o), diffRound(o.Elapsed), o.Transport, o.TransportRequest)
 		case o.Difference != nil:
 			fmt.Fprintf(stdout, "%-15s %s, DIFFERENCE (%s), shrunk in %d more, in %s\n", o.Op, diffCounts(o), o.Difference.Fault, o.Shrinks, diffRound(o.Elapsed))
-			c, path := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, *out, opts)
+			c, path := writeDifference(ctx, stdout, o.Difference, a, b, nameA, nameB, f.out, opts)
 			if c > code {
 				code = c
 			}
@@ -222,16 +245,16 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		if code < report.ExitNotConformant {
 			code = report.ExitNotConformant
 		}
-		fmt.Fprintf(stdout, "total: %d requests in %s; %d op(s) differ, fixtures in %s (exit %d)\n", res.Compared(), diffRound(res.Elapsed), diffs, *out, code)
+		fmt.Fprintf(stdout, "total: %d requests in %s; %d op(s) differ, fixtures in %s (exit %d)\n", res.Compared(), diffRound(res.Elapsed), diffs, f.out, code)
 	case res.Compared() == 0:
 		code = report.ExitUsage
 		fmt.Fprintf(stdout, "total: nothing was compared (exit 2)\n")
 	default:
 		fmt.Fprintf(stdout, "total: %d requests in %s; no difference (exit 0)\n", res.Compared(), diffRound(res.Elapsed))
 	}
-	if *jsonFile != "" {
+	if f.jsonFile != "" {
 		doc.Compared, doc.ElapsedNs, doc.Transport, doc.Exit = res.Compared(), int64(res.Elapsed), res.Transport(), code
-		if err := report.WriteFile(*jsonFile, doc.write); err != nil {
+		if err := report.WriteFile(f.jsonFile, doc.write); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner diff: %v\n", err)
 			code = max(code, report.ExitUsage)
 		}
@@ -398,11 +421,6 @@ func diffLastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
-}
-
-func diffUsageErr(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "conformance-runner diff: %s\nRun 'conformance-runner diff -h' for usage.\n", msg)
-	return report.ExitUsage
 }
 
 // diffDoc is the JSON form of a diff run (--json): what was compared, per op, and each

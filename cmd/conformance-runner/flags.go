@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,16 +13,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
-
-// newFlagSet returns a flag set of GNU-style flags (pflag): --name value or --name=value,
-// repeatable list flags, and "--" ending the flags.
-func newFlagSet(name string) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.SortFlags = false
-	return fs
-}
 
 // selection holds the flags that choose checks, shared by a run and list.
 type selection struct {
@@ -181,58 +170,4 @@ func (a *adapterFlags) argv(dash []string, dir string) ([]string, error) {
 		return nil, fmt.Errorf("--adapter: %v", err)
 	}
 	return argv, nil
-}
-
-// parsePFlags parses a (sub)command's flags. done reports that the command returns code at
-// once: its help was printed (0), or a usage error (2). The arguments after "--" are
-// returned apart (nil without "--"); other positional arguments are an error.
-func parsePFlags(fs *pflag.FlagSet, args []string, help string, stdout, stderr io.Writer) (dash []string, code int, done bool) {
-	if err := fs.Parse(goStyleArgs(fs, args)); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, help)
-			return nil, 0, true
-		}
-		return nil, usageErr(stderr, err.Error()), true
-	}
-	rest := fs.Args()
-	if at := fs.ArgsLenAtDash(); at >= 0 {
-		dash = append([]string{}, rest[at:]...)
-		rest = rest[:at]
-	}
-	if len(rest) > 0 {
-		return nil, usageErr(stderr, fmt.Sprintf("unexpected argument %q (an adapter command goes in --adapter, or after --)", rest[0])), true
-	}
-	return dash, 0, false
-}
-
-// goStyleArgs accepts Go's single-dash long flags (-run X, -checks=5), which the runner took
-// before it used pflag: "-name" becomes "--name" when name is a long flag of fs. Values are
-// left alone (--adapter-arg -mode), and so is everything after "--".
-func goStyleArgs(fs *pflag.FlagSet, args []string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 2 {
-			if name, _, _ := strings.Cut(a[1:], "="); fs.Lookup(name) != nil {
-				a = "-" + a
-			}
-		}
-		out = append(out, a)
-		// A flag that takes a value and has none after "=" consumes the next argument.
-		if n, ok := strings.CutPrefix(a, "--"); ok && !strings.Contains(n, "=") {
-			if f := fs.Lookup(n); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
-				i++
-				out = append(out, args[i])
-			}
-		} else if len(a) == 2 && a[0] == '-' {
-			if f := fs.ShorthandLookup(a[1:]); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
-				i++
-				out = append(out, args[i])
-			}
-		}
-	}
-	return out
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
@@ -25,31 +26,36 @@ values, --tags takes a Cucumber tag expression (conformance-runner -h). The name
 are those a --skip-file lists.
 `
 
-// listCmd lists the checks of a selection.
-func listCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("conformance-runner list")
-	var sel selection
-	sel.register(fs)
-	asJSON := fs.Bool("json", false, "")
-	dash, code, done := parsePFlags(fs, args, listUsage, stdout, stderr)
-	if done {
-		return code
-	}
-	if dash != nil {
-		return usageErr(stderr, "list runs no adapter: nothing goes after --")
-	}
+// listCommand is "conformance-runner list": the checks of a selection, without running them.
+var listCommand = &command{
+	Name:      "list",
+	UsageLine: "conformance-runner list [flags]",
+	Short:     "list the checks a selection makes, without running them",
+	Long:      func() string { return listUsage },
+	DashErr:   "nothing goes after -- (list runs no adapter)",
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		var sel selection
+		sel.register(fs)
+		asJSON := fs.Bool("json", false, "")
+		return func(c *call) int { return listChecks(c, sel, *asJSON) }
+	},
+}
+
+// listChecks prints the checks sel selects, as text or JSON.
+func listChecks(c *call, sel selection, asJSON bool) int {
+	stdout := c.stdout
 	var r conformance.Runner
 	if err := sel.apply(&r); err != nil {
-		return usageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
 	checks, err := conformance.List(context.Background(), r)
 	if err != nil {
-		return usageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
 	if len(checks) == 0 {
-		return usageErr(stderr, "the selection matches no check")
+		return c.usageErr("the selection matches no check")
 	}
-	if *asJSON {
+	if asJSON {
 		type check struct {
 			Part         string   `json:"part"`
 			Area         string   `json:"area"`

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
@@ -25,44 +25,39 @@ Flags:
   --title T       the page's title
 `
 
-// labels is a repeatable flag.
-type labels []string
+// reportCommand is "conformance-runner report": one HTML page from JSON reports. Reports and
+// flags may come in any order.
+var reportCommand = &command{
+	Name:      "report",
+	UsageLine: "conformance-runner report R.json... --html OUT.html",
+	Short:     "one HTML page from JSON reports, side by side (report -h)",
+	Long:      func() string { return reportUsage },
+	Args:      argsOperand,
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		f := new(reportFlags)
+		fs.StringVar(&f.out, "html", "", "")
+		fs.StringVar(&f.title, "title", "", "")
+		fs.StringArrayVar(&f.names, "label", nil, "")
+		return f.run
+	},
+}
 
-func (l *labels) String() string     { return strings.Join(*l, ",") }
-func (l *labels) Set(v string) error { *l = append(*l, v); return nil }
+// reportFlags are report's flags; run writes the page they describe from c.args.
+type reportFlags struct {
+	out, title string
+	names      []string
+}
 
-func reportCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conformance-runner report", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	out := fs.String("html", "", "")
-	title := fs.String("title", "", "")
-	var names labels
-	fs.Var(&names, "label", "")
-	// Reports and flags may come in any order: parse flags around the file names.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if err == flag.ErrHelp {
-				fmt.Fprint(stdout, reportUsage)
-				return 0
-			}
-			return reportErr(stderr, err.Error())
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
+func (f *reportFlags) run(c *call) int {
+	stdout, stderr, files, names := c.stdout, c.stderr, c.args, f.names
 	if len(files) == 0 {
-		return reportErr(stderr, "no JSON report given")
+		return c.usageErr("no JSON report given")
 	}
-	if *out == "" {
-		return reportErr(stderr, "--html FILE is required")
+	if f.out == "" {
+		return c.usageErr("--html FILE is required")
 	}
 	if len(names) > len(files) {
-		return reportErr(stderr, fmt.Sprintf("%d labels for %d reports", len(names), len(files)))
+		return c.usageErr(fmt.Sprintf("%d labels for %d reports", len(names), len(files)))
 	}
 	var docs []*report.Document
 	for _, f := range files {
@@ -73,17 +68,17 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		docs = append(docs, d)
 	}
-	page := output{"--html", *out, func(w io.Writer) error {
-		return html.Write(w, docs, html.Options{Title: *title, Labels: names})
+	page := output{"--html", f.out, func(w io.Writer) error {
+		return html.Write(w, docs, html.Options{Title: f.title, Labels: names})
 	}}
 	if err := writeOutput(page, stdout); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner report: %v\n", err)
 		return report.ExitUsage
 	}
-	if *out == "-" {
+	if f.out == "-" {
 		return 0
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d report%s)\n", *out, len(docs), map[bool]string{true: "", false: "s"}[len(docs) == 1])
+	fmt.Fprintf(stdout, "wrote %s (%d report%s)\n", f.out, len(docs), map[bool]string{true: "", false: "s"}[len(docs) == 1])
 	return 0
 }
 
@@ -94,9 +89,4 @@ func readReport(path string) (*report.Document, error) {
 	}
 	defer f.Close()
 	return report.ReadDocument(f)
-}
-
-func reportErr(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "conformance-runner report: %s\nRun 'conformance-runner report -h' for usage.\n", msg)
-	return report.ExitUsage
 }

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
@@ -22,115 +24,130 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
-// run is the whole command; main only exits with its code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "adapter" {
-		return serve(args[1:], stdin, stdout, stderr)
+// runCommand is the default command: a certification run of the embedded reference or of an
+// adapter.
+var runCommand = &command{
+	UsageLine: `conformance-runner [flags]
+conformance-runner [flags] --adapter 'CMD ARGS'
+conformance-runner [flags] -- CMD ARG...`,
+	Short: `certify the embedded reference (in-process)
+certify an implementation over the adapter protocol
+the same, the adapter's argv as given (no quoting)`,
+	Long: func() string { return synopsis() + runHelp },
+	Args: argsAdapter,
+	Flag: runFlags,
+}
+
+// runFlags defines a run's flags and returns the run.
+func runFlags(fs *pflag.FlagSet) func(c *call) int {
+	f := new(certification)
+	fs.StringVar(&f.dir, "dir", "", "")
+	fs.DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "")
+	fs.IntVar(&f.checks, "checks", 0, "")
+	fs.Uint64Var(&f.seed, "seed", 0, "")
+	fs.StringArrayVar(&f.skipFiles, "skip-file", nil, "")
+	fs.IntVar(&f.maxFail, "max-fail", 0, "")
+	fs.StringVar(&f.junitFile, "junit", "", "")
+	fs.StringVar(&f.jsonFile, "json", "", "")
+	fs.StringVar(&f.mdFile, "markdown", "", "")
+	fs.StringVar(&f.htmlFile, "html", "", "")
+	fs.StringVar(&f.msgFile, "cucumber-messages", "", "")
+	fs.StringVar(&f.progress, "progress", "auto", "")
+	fs.BoolVar(&f.requireAll, "require-all", false, "")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
+	fs.BoolVar(&f.version, "version", false, "")
+	fs.IntVar(&f.maxTimeout, "max-timeouts", conformance.DefaultMaxTimeouts, "")
+	fs.DurationVar(&f.deadline, "deadline", conformance.DefaultDeadline, "")
+	f.ad.register(fs)
+	f.sel.register(fs)
+	return f.run
+}
+
+// certification is a run's flags; run certifies the adapter they name.
+type certification struct {
+	sel        selection
+	ad         adapterFlags
+	dir        string
+	timeout    time.Duration
+	checks     int
+	seed       uint64
+	skipFiles  []string
+	maxFail    int
+	junitFile  string
+	jsonFile   string
+	mdFile     string
+	htmlFile   string
+	msgFile    string
+	progress   string
+	requireAll bool
+	verbose    bool
+	version    bool
+	maxTimeout int
+	deadline   time.Duration
+}
+
+func (f *certification) run(c *call) int {
+	if f.version {
+		return printVersion(c.stdout, false)
 	}
-	if len(args) > 0 && args[0] == "diff" {
-		return diffCmd(args[1:], stdout, stderr)
+	if err := positiveFlags(c.fs, "timeout", "deadline", "max-timeouts", "checks"); err != nil {
+		return c.usageErr(err.Error())
 	}
-	if len(args) > 0 && args[0] == "bench" {
-		return benchCmd(args[1:], stdout, stderr)
+	if err := checkDir(f.dir); err != nil {
+		return c.usageErr(err.Error())
 	}
-	if len(args) > 0 && args[0] == "list" {
-		return listCmd(args[1:], stdout, stderr)
+	r := conformance.Runner{Dir: f.dir, Timeout: f.timeout, Checks: f.checks, Seed: f.seed, RequireAll: f.requireAll, MaxFail: f.maxFail}
+	r.MaxTimeouts, r.Deadline = f.maxTimeout, f.deadline
+	if err := f.sel.apply(&r); err != nil {
+		return c.usageErr(err.Error())
 	}
-	if len(args) > 0 && args[0] == "report" {
-		return reportCmd(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "version" {
-		return versionCmd(args[1:], stdout, stderr)
-	}
-	fs := newFlagSet("conformance-runner")
-	var (
-		sel        selection
-		ad         adapterFlags
-		dir        = fs.String("dir", "", "")
-		timeout    = fs.Duration("timeout", adapter.DefaultTimeout, "")
-		checks     = fs.Int("checks", 0, "")
-		seed       = fs.Uint64("seed", 0, "")
-		skipFiles  = fs.StringArray("skip-file", nil, "")
-		maxFail    = fs.Int("max-fail", 0, "")
-		junitFile  = fs.String("junit", "", "")
-		jsonFile   = fs.String("json", "", "")
-		mdFile     = fs.String("markdown", "", "")
-		htmlFile   = fs.String("html", "", "")
-		msgFile    = fs.String("cucumber-messages", "", "")
-		progress   = fs.String("progress", "auto", "")
-		requireAll = fs.Bool("require-all", false, "")
-		verbose    = fs.BoolP("verbose", "v", false, "")
-		version    = fs.Bool("version", false, "")
-		maxTimeout = fs.Int("max-timeouts", conformance.DefaultMaxTimeouts, "")
-		deadline   = fs.Duration("deadline", conformance.DefaultDeadline, "")
-	)
-	ad.register(fs)
-	sel.register(fs)
-	dash, code, done := parsePFlags(fs, args, usage, stdout, stderr)
-	if done {
-		return code
-	}
-	if *version {
-		return versionCmd(nil, stdout, stderr)
-	}
-	if err := positiveFlags(fs, "timeout", "deadline", "max-timeouts", "checks"); err != nil {
-		return usageErr(stderr, err.Error())
-	}
-	if err := checkDir(*dir); err != nil {
-		return usageErr(stderr, err.Error())
-	}
-	r := conformance.Runner{Dir: *dir, Timeout: *timeout, Checks: *checks, Seed: *seed, RequireAll: *requireAll, MaxFail: *maxFail}
-	r.MaxTimeouts, r.Deadline = *maxTimeout, *deadline
-	if err := sel.apply(&r); err != nil {
-		return usageErr(stderr, err.Error())
-	}
-	argv, err := ad.argv(dash, *dir)
+	argv, err := f.ad.argv(c.dash, f.dir)
 	if err != nil {
-		return usageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
-	if err := checkProgram(argv, *dir); err != nil {
-		return usageErr(stderr, err.Error())
+	if err := checkProgram(argv, f.dir); err != nil {
+		return c.usageErr(err.Error())
 	}
 	r.Command = argv
-	for _, f := range *skipFiles {
+	for _, f := range f.skipFiles {
 		known, err := readKnownFailures(f)
 		if err != nil {
-			return usageErr(stderr, err.Error())
+			return c.usageErr(err.Error())
 		}
 		r.KnownFailures = append(r.KnownFailures, known...)
 	}
 	var show bool
-	switch *progress {
+	switch f.progress {
 	case "auto":
-		show = isTerminal(stderr)
+		show = isTerminal(c.stderr)
 	case "always":
 		show = true
 	case "never":
 	default:
-		return usageErr(stderr, fmt.Sprintf("--progress %q: want auto, always or never", *progress))
+		return c.usageErr(fmt.Sprintf("--progress %q: want auto, always or never", f.progress))
 	}
 	if show {
-		p := &progressPrinter{w: stderr}
+		p := &progressPrinter{w: c.stderr}
 		r.Progress, r.PartDone = p.cas, p.part
 	}
 	var messages bytes.Buffer // written atomically after the run, like the other reports
-	if *msgFile != "" {
+	if f.msgFile != "" {
 		r.CucumberMessages = &messages
 	}
 	runner, err := conformance.NewRunner(r)
 	if err != nil {
-		return usageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
 	// The reports read rep, set once the run is over.
 	var rep *report.Report
 	outs := []output{
-		{"--junit", *junitFile, func(w io.Writer) error { return rep.WriteJUnit(w) }},
-		{"--json", *jsonFile, func(w io.Writer) error { return rep.WriteJSON(w) }},
-		{"--markdown", *mdFile, func(w io.Writer) error { return rep.WriteMarkdown(w) }},
-		{"--html", *htmlFile, func(w io.Writer) error {
+		{"--junit", f.junitFile, func(w io.Writer) error { return rep.WriteJUnit(w) }},
+		{"--json", f.jsonFile, func(w io.Writer) error { return rep.WriteJSON(w) }},
+		{"--markdown", f.mdFile, func(w io.Writer) error { return rep.WriteMarkdown(w) }},
+		{"--html", f.htmlFile, func(w io.Writer) error {
 			return html.Write(w, []*report.Document{rep.Document()}, html.Options{})
 		}},
-		{"--cucumber-messages", *msgFile, func(w io.Writer) error {
+		{"--cucumber-messages", f.msgFile, func(w io.Writer) error {
 			_, err := w.Write(messages.Bytes())
 			return err
 		}},
@@ -141,18 +158,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := checkOutputs(outs); err != nil {
-		return usageErr(stderr, err.Error())
+		return c.usageErr(err.Error())
 	}
 	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
 		if err := report.CheckPath(sum); err != nil {
-			return usageErr(stderr, "$GITHUB_STEP_SUMMARY: "+err.Error())
+			return c.usageErr("$GITHUB_STEP_SUMMARY: " + err.Error())
 		}
 	}
 	// A report on stdout ("-") keeps stdout for it alone: the text report goes to stderr.
-	text := stdout
+	text := c.stdout
 	for _, o := range outs {
 		if o.path == "-" {
-			text = stderr
+			text = c.stderr
 		}
 	}
 
@@ -161,25 +178,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rep = runner.Run(ctx)
 	stop() // from here a signal kills, as it would without the runner's handler
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
-	fmt.Fprintf(stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
+	fmt.Fprintf(c.stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
 
 	for _, o := range outs {
 		if o.path == "" {
 			continue
 		}
-		if err := writeOutput(o, stdout); err != nil {
-			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
+		if err := writeOutput(o, c.stdout); err != nil {
+			fmt.Fprintf(c.stderr, "conformance-runner: %v\n", err)
 			rep.NotWritten(err)
 		}
 	}
 	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
 		if err := report.AppendFile(sum, rep.WriteMarkdown); err != nil {
-			fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
+			fmt.Fprintf(c.stderr, "conformance-runner: %v\n", err)
 			rep.NotWritten(err)
 		}
 	}
 	// The text report is last, and its last line states rep.Verdict.Code: what this returns.
-	if err := rep.WriteTextWith(text, report.TextOptions{Verbose: *verbose}); err != nil {
+	if err := rep.WriteTextWith(text, report.TextOptions{Verbose: f.verbose}); err != nil {
 		return report.ExitUsage
 	}
 	return rep.Verdict.Code
@@ -211,47 +228,44 @@ func interruptContext() (context.Context, func()) {
 	}
 }
 
-// parseFlags parses a (sub)command's flags and takes no positional argument. done reports
-// that the command returns code at once: its help was printed (0), or a usage error (2).
-func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.Writer, usageErr func(io.Writer, string) int) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, help)
-			return 0, true
+// adapterCommand is "conformance-runner adapter": the embedded reference served over the
+// protocol on stdin and stdout until stdin ends.
+var adapterCommand = &command{
+	Name:      "adapter",
+	UsageLine: "conformance-runner adapter [--profile P] [--max-request-bytes N]",
+	Short:     "serve the embedded reference on stdin/stdout",
+	Long: func() string {
+		return `usage: conformance-runner adapter [--profile P] [--max-request-bytes N]
+
+Serves the embedded Go reference over the adapter protocol (spec/protocol.md) on stdin and
+stdout until stdin ends: the adapter that --adapter 'conformance-runner adapter' runs.
+
+Flags:
+  --profile P              contract release to behave as: ` + protocol.ProfileNames() + `
+  --max-request-bytes N    refuse request lines (worlds) larger than N bytes
+                           (default ` + strconv.Itoa(adapter.MaxLine) + `)
+
+Exit codes: 0 stdin ended, 1 the protocol could not be served (stdin or stdout failed),
+2 usage error.
+`
+	},
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		profile := fs.String("profile", "", "")
+		maxRequest := fs.Int("max-request-bytes", adapter.MaxLine, "")
+		return func(c *call) int {
+			p, err := protocol.ParseProfile(*profile)
+			if err != nil {
+				c.errorf("--profile: %v", err)
+				return report.ExitUsage
+			}
+			opts := adapter.ServeOptions{MaxRequest: *maxRequest}
+			if err := adapter.ServeWith(context.Background(), c.stdin, c.stdout, &refadapter.Reference{Profile: string(p)}, opts); err != nil {
+				c.errorf("%v", err)
+				return 1
+			}
+			return 0
 		}
-		return usageErr(stderr, err.Error()), true
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0))), true
-	}
-	return 0, false
-}
-
-func usageErr(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "conformance-runner: %s\nRun 'conformance-runner -h' for usage.\n", msg)
-	return report.ExitUsage
-}
-
-// serve answers the protocol with the embedded reference until stdin ends.
-func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conformance-runner adapter", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	profile := fs.String("profile", "", "contract release to behave as: "+protocol.ProfileNames())
-	maxRequest := fs.Int("max-request-bytes", adapter.MaxLine, "refuse request lines (worlds) larger than this")
-	if err := fs.Parse(args); err != nil {
-		return report.ExitUsage
-	}
-	p, err := protocol.ParseProfile(*profile)
-	if err != nil {
-		fmt.Fprintf(stderr, "conformance-runner adapter: --profile: %v\n", err)
-		return report.ExitUsage
-	}
-	opts := adapter.ServeOptions{MaxRequest: *maxRequest}
-	if err := adapter.ServeWith(context.Background(), stdin, stdout, &refadapter.Reference{Profile: string(p)}, opts); err != nil {
-		fmt.Fprintf(stderr, "conformance-runner adapter: %v\n", err)
-		return 1
-	}
-	return 0
+	},
 }
 
 // splitCommand splits a command line into words, much as a POSIX shell does: blanks separate

@@ -1,17 +1,8 @@
 package main
 
-const usage = `usage: conformance-runner [flags]                     certify the embedded reference (in-process)
-       conformance-runner [flags] --adapter 'CMD ARGS'   certify an implementation over the adapter protocol
-       conformance-runner [flags] -- CMD ARG...          the same, the adapter's argv as given (no quoting)
-       conformance-runner adapter [--profile P] [--max-request-bytes N]
-                                                         serve the embedded reference on stdin/stdout
-       conformance-runner diff --adapter 'CMD'           compare with the reference on generated requests (diff -h)
-       conformance-runner bench --adapter 'CMD'          time an implementation against the reference (bench -h)
-       conformance-runner list [flags]                   list the checks a selection makes, without running them
-       conformance-runner version [--json]               this binary's version, commit, fixtures and contract releases
-       conformance-runner report R.json... --html OUT.html
-                                                         one HTML page from JSON reports, side by side (report -h)
-
+// runHelp is the help of a run (conformance-runner -h) after the list of commands, which
+// synopsis draws from the command table.
+const runHelp = `
 Runs the Gherkin features, the fixtures and the rapid properties of the session-reference
 contract against an adapter. The report shows every failure first (input, expected and actual
 answers, a diff, and the flags that rerun it), then per-part and per-area counts, the checks

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
@@ -99,19 +101,23 @@ func currentVersion() buildVersion {
 	return v
 }
 
-// versionCmd prints the version, as text or --json.
-func versionCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("conformance-runner version")
-	asJSON := fs.Bool("json", false, "")
-	dash, code, done := parsePFlags(fs, args, versionUsage, stdout, stderr)
-	if done {
-		return code
-	}
-	if dash != nil {
-		return usageErr(stderr, "version takes no arguments")
-	}
+// versionCommand is "conformance-runner version": what this binary certifies with.
+var versionCommand = &command{
+	Name:      "version",
+	UsageLine: "conformance-runner version [--json]",
+	Short:     "this binary's version, commit, fixtures and contract releases",
+	Long:      func() string { return versionUsage },
+	DashErr:   "nothing goes after -- (version takes no arguments)",
+	Flag: func(fs *pflag.FlagSet) func(c *call) int {
+		asJSON := fs.Bool("json", false, "")
+		return func(c *call) int { return printVersion(c.stdout, *asJSON) }
+	},
+}
+
+// printVersion prints the version, as text or JSON.
+func printVersion(stdout io.Writer, asJSON bool) int {
 	v := currentVersion()
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if enc.Encode(v) != nil {
