@@ -36,6 +36,7 @@ func (g gcase) only(profiles ...string) gcase { g.profiles = profiles; return g 
 func generated() []gfile {
 	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
 	files = append(files, strykerFiles()...)
+	files = append(files, unionFiles()...)
 	return append(files, trapFiles()...)
 }
 
