@@ -224,10 +224,36 @@ func retentionBounds() gfile {
 		{"bom-tail-105-5", strings.Repeat("a", 105) + "\ufeff" + "aaaaa", 47},
 		{"bom-tail-letters", strings.Repeat("abcdefgh", 13) + "\ufeff" + "xyz", 43},
 		{"bom-tail-escape-heavy", strings.Repeat("<\"\n", 34) + "\ufeff" + "<", 281},
+		// and one byte above it (`maxOutputBytes + 1`)
+		{"bom-tail-124-24", strings.Repeat("a", 124) + "\ufeff" + strings.Repeat("a", 24), 85},
+		{"bom-tail-126-26", strings.Repeat("a", 126) + "\ufeff" + strings.Repeat("a", 26), 89},
 	} {
 		for d := -1; d <= 1; d++ {
 			cs = append(cs, one(fmt.Sprintf("bisection-upper-bound-%s-budget-plus-%03d", b.name, b.extra+d), oneFixed+b.extra+d, b.text))
 		}
 	}
+	// The other boundaries of retention the boundary pass moved by one and no case held
+	// (conformance/adapters/node-upstream/boundary-equivalent.json lists the moves that
+	// cannot be seen):
+	two := fixedSize("s", "s", "user", "user")
+	twoMixed := fixedSize("s", "s", "user", "assistant")
+	cs = append(cs,
+		// one byte over: an older message is dropped (`size() > maxBytes`, not `> maxBytes + 1`,
+		// where the newest would be truncated instead)
+		c("drop-at-one-byte-over", "SR-RET-2 SR-RET-5", o("world", world(sess("s", events(userMsg("first message"), asstMsg("second message!")))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", twoMixed+13+15-1))),
+		// a one-byte text is the longest and is truncated to nothing, 1 byte omitted, truncated
+		// (the longest search starts from 0 bytes, `omittedBytes > 0`)
+		one("one-byte-text-truncated-to-nothing", oneFixed, "x"),
+		// the longest by one byte is the one truncated (`bytes > longestBytes`)
+		c("longest-by-one-byte-truncated", "SR-RET-4", o("world", world(sess("s", events(checkpointMsg(strings.Repeat("a", 40)), userMsg(strings.Repeat("b", 41))))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", two+45))),
+		// both texts truncated to nothing, one after the other: the second truncation is
+		// compared with its own text, not a neighbour's (already "")
+		c("both-truncated-to-nothing-newer-longer", "SR-RET-4 SR-RET-6", o("world", world(sess("s", events(checkpointMsg(strings.Repeat("a", 40)), userMsg(strings.Repeat("b", 41))))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", two))),
+		c("both-truncated-to-nothing-tie", "SR-RET-4 SR-RET-6", o("world", world(sess("s", events(checkpointMsg(strings.Repeat("a", 40)), userMsg(strings.Repeat("b", 40))))), "agent", me, "content", "x",
+			"references", refs(ref("s")), "config", o("maxReferenceBytes", two))),
+	)
 	return gfile{"retention-bounds.yaml", protocol.OpPrepare, cs}
 }
