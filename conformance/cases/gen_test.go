@@ -37,6 +37,7 @@ func generated() []gfile {
 	files := []gfile{uriEncode(), uriDecode(), mentionFormat(), mentionParse(), configFile(), candidatesFile(), prepareFile(), retentionFile(), hostFile()}
 	files = append(files, strykerFiles()...)
 	files = append(files, cancelFiles()...)
+	files = append(files, unionFiles()...)
 	return append(files, trapFiles()...)
 }
 

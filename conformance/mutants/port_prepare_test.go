@@ -103,6 +103,9 @@ func (s *portService) prepare(ctx context.Context, agent service.Agent, content 
 		if s.p.k.projectToolResults { // MUTANT projectToolResults: a tool result is a user turn
 			events = toolResultsAsUserMessages(events)
 		}
+		if s.p.k.skipChunks { // MUTANT skipChunks: "unfinished assistant chunks are excluded"
+			events = withoutChunks(events)
+		}
 		return retention.Project(events)
 	}
 	projected := make([][]retention.Item, len(inputs))

@@ -149,6 +149,9 @@ func (s *portService) truncate(text string, maxBytes int) (string, int) {
 		return bestText, bestOmitted
 	}
 	low, high := 0, maxBytes
+	if k.bisectHighBelow {
+		high = maxBytes - 1 // MUTANT: the upper bound one byte below the target
+	}
 	for low <= high {
 		n := (low + high) / 2
 		if c, o := candidate(n); s.byteLen(c) <= maxBytes {

@@ -40,6 +40,8 @@ type knobs struct {
 	rawTextBudget       bool // the budget compared with the texts' bytes, not the JSON object
 	noLtEscape          bool // `<` not escaped in the prompt
 	projectToolResults  bool // tool/result events projected as user messages
+	skipChunks          bool // assistant/chunk events skipped as tool results are
+	bisectHighBelow     bool // the truncation bisection's upper bound one byte below the target
 
 	// service
 	dedupLast           bool // dedup keeps the last label
