@@ -3,47 +3,57 @@ package conformance
 import (
 	"context"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
 // List returns the checks a run with r's selection (parts, tags, Match, shard, profile)
-// would make, in run order, without an adapter: each with its part, area, name and
-// requirements. Checks r.Skip matches are listed too, with the message Skipped. r's
-// Command, Handler and Checks are ignored.
+// would make, in run order, without an adapter: each with its part, area, name,
+// requirements, traps and source. Checks r.Skip matches are listed too, with the message
+// Skipped. r's Command, Handler and Checks are ignored.
 func List(ctx context.Context, r Runner) ([]result.Case, error) {
-	r.Command, r.Handler, r.Checks = nil, nil, 1
+	r.Command, r.Handler = nil, nil
 	r.Progress, r.PartDone = nil, nil
 	runner, err := NewRunner(r)
 	if err != nil {
 		return nil, err
 	}
-	runner.Handler = newLister(runner.Profile)
-	rep := runner.Run(ctx)
-	out := make([]result.Case, 0, len(rep.Cases))
-	for _, c := range rep.Cases {
-		l := result.Case{Part: c.Part, Area: c.Area, Name: c.Name, Requirements: c.Requirements}
-		if c.Message == suite.Skipped {
-			l.Message = c.Message
+	var out []result.Case
+	for _, part := range Parts {
+		if !runner.selects(part) {
+			continue
 		}
-		out = append(out, l)
+		for _, c := range runner.notRun(part, "", "") {
+			l := result.Case{Part: c.Part, Area: c.Area, Name: c.Name, Requirements: c.Requirements, Traps: c.Traps, Source: c.Source}
+			if c.Message == suite.Skipped {
+				l.Message = c.Message
+			}
+			out = append(out, l)
+		}
 	}
 	return out, nil
 }
 
-func newLister(p protocol.Profile) *lister {
-	return &lister{ref: refadapter.Reference{Profile: string(p)}}
+// checks returns the checks part makes in this run's selection and shard, in run order.
+func (r Runner) checks(part string) ([]suite.Check, error) {
+	return r.part(part, 0).List(r.sel)
 }
 
-// lister says hello as the reference does, declaring every feature, and answers every op
-// ADAPTER_UNSUPPORTED: a run against it names each check and runs none.
-type lister struct{ ref refadapter.Reference }
-
-func (l *lister) Handle(ctx context.Context, req protocol.Request) protocol.Response {
-	if req.Op == protocol.OpHello || req.Op == protocol.OpWorldDefine {
-		return l.ref.Handle(ctx, req)
+// notRun returns the checks part would make, as cases with status st and message msg: those
+// Skip matches not covered with the message Skipped, and a kit bug when the part's data do
+// not load, as a run reports them.
+func (r Runner) notRun(part string, st result.Status, msg string) []result.Case {
+	checks, err := r.checks(part)
+	if err != nil {
+		return []result.Case{suite.KitBug(part, err)}
 	}
-	return protocol.Response{ID: req.ID, Err: &protocol.Error{Code: protocol.CodeUnsupported, Message: "listing only"}}
+	out := make([]result.Case, len(checks))
+	for i, c := range checks {
+		if r.sel.Skips(c.Part, c.Name) {
+			out[i] = c.Case(result.NotCovered, suite.Skipped)
+		} else {
+			out[i] = c.Case(st, msg)
+		}
+	}
+	return out
 }

@@ -97,8 +97,8 @@ type Runner struct {
 	// spelling protocol.ParseProfile reads is accepted ("0.1.0" is "0.1.0-rc.8").
 	Profile protocol.Profile
 	// Shard and Shards split a run deterministically: shard K of N (1-based) runs every Nth
-	// unit (each feature file, each fixture file, each property), so the union of all shards
-	// is the whole run. Zero means unsharded.
+	// check of the selection (as List gives them), so shards differ by one check at most
+	// and the union of all shards is the whole run. Zero means unsharded.
 	Shard, Shards int
 	// Features and Fixtures are the data to run; nil means the embedded features.FS and
 	// fixtures.FS.
@@ -195,24 +195,13 @@ func NewRunner(r Runner) (Runner, error) {
 	if len(r.Command) == 0 && r.Handler == nil {
 		r.Handler = &refadapter.Reference{Profile: string(r.Profile)}
 	}
+	r.sel = r.shard(r.sel)
 	return r, nil
 }
 
 // target is the implementation the run connects to.
 func (r Runner) target() connect.Target {
 	return connect.Target{Command: r.Command, Dir: r.Dir, Handler: r.Handler, Timeout: r.Timeout}
-}
-
-// hasShardUnits reports whether this shard runs any unit of part.
-func (r Runner) hasShardUnits(part string) bool {
-	featureFiles, fixtureFiles, props := r.shardUnits()
-	switch part {
-	case PartFeatures:
-		return len(featureFiles) > 0
-	case PartFixtures:
-		return len(fixtureFiles) > 0
-	}
-	return len(props) > 0
 }
 
 // Describe names the implementation under test for the report.
@@ -317,7 +306,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		// Stopped during hello: every selected check is listed, not run.
 		for _, part := range Parts {
 			p := report.Part{Name: part, Note: "not run: interrupted"}
-			if slices.Contains(r.Parts, part) && (r.Shards == 0 || r.hasShardUnits(part)) {
+			if r.selects(part) {
 				cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
 				p.Counts = report.CountCases(cs)
 				rep.Cases = append(rep.Cases, cs...)
@@ -349,7 +338,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		switch {
 		case !slices.Contains(r.Parts, part):
 			p.Note = "not selected"
-		case r.Shards > 0 && !r.hasShardUnits(part):
+		case !r.selects(part):
 			p.Note = "in another shard"
 		case interrupted(parent) != "":
 			p.Note = "not run: interrupted"
@@ -383,23 +372,6 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Unusable = oneLine(why)
 	}
 	return rep
-}
-
-// notRun lists the checks part would make (as List does) with status st and message msg.
-func (r Runner) notRun(part string, st result.Status, msg string) []result.Case {
-	lr := r
-	lr.Checks, lr.Progress = 1, nil
-	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: newLister(r.Profile)})
-	if err != nil {
-		return nil
-	}
-	cs, _ := lr.runPart(context.Background(), part, c, 1, newRunState(&lr))
-	for i := range cs {
-		if cs[i].Status != result.FixtureBug && cs[i].Message != suite.Skipped {
-			cs[i].Status, cs[i].Message, cs[i].Input, cs[i].Want, cs[i].Got, cs[i].Diff = st, msg, "", "", "", ""
-		}
-	}
-	return cs
 }
 
 // notRunYet lists the checks of part that a run stopped mid-part did not report in done, as
@@ -450,10 +422,6 @@ func (r Runner) runPart(ctx context.Context, part string, c *adapter.Client, see
 	}
 	sel := r.sel
 	sel.Stop = st.stopReason
-	if r.Shards > 0 {
-		featureFiles, fixtureFiles, props := r.shardUnits()
-		sel.Units = map[string][]string{PartFeatures: featureFiles, PartFixtures: fixtureFiles, PartProperties: props}[part]
-	}
 	pt := r.part(part, seed)
 	cs, err = pt.Run(ctx, c, sel, r.Progress)
 	if err != nil {

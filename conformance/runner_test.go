@@ -320,6 +320,10 @@ func TestShardsPartitionTheRun(t *testing.T) {
 		if rep.Shard != fmt.Sprintf("%d/%d", k, n) {
 			t.Errorf("shard %q", rep.Shard)
 		}
+		// Shards are dealt over the checks, not the files: even to one check.
+		if d := len(rep.Cases) - len(full)/n; d < 0 || d > 1 {
+			t.Errorf("shard %d/%d runs %d of %d checks", k, n, len(rep.Cases), len(full))
+		}
 		part := statuses(rep)
 		if len(part) == 0 {
 			t.Errorf("shard %d/%d is empty", k, n)
@@ -512,6 +516,7 @@ func TestListNamesTheRun(t *testing.T) {
 		{Profile: "0.1.0-rc.8"},
 		{Tags: "@SR-PREP-7", Skip: "unknown"},
 		{Match: "^fixtures/uri-", Shard: 1, Shards: 2},
+		{Tags: "@cancel or @SR-URI-3", Skip: "abort", Shard: 2, Shards: 3},
 	} {
 		listed, err := conformance.List(context.Background(), sel)
 		if err != nil {
@@ -530,8 +535,11 @@ func TestListNamesTheRun(t *testing.T) {
 		}
 		for i, c := range rep.Cases {
 			l := listed[i]
-			if l.Part != c.Part || l.Name != c.Name || !slices.Equal(l.Requirements, c.Requirements) {
-				t.Errorf("check %d: listed %s/%s %v, ran %s/%s %v", i, l.Part, l.Name, l.Requirements, c.Part, c.Name, c.Requirements)
+			if l.Part != c.Part || l.Area != c.Area || l.Name != c.Name || !slices.Equal(l.Requirements, c.Requirements) || !slices.Equal(l.Traps, c.Traps) {
+				t.Errorf("check %d: listed %s/%s %v %v, ran %s/%s %v %v", i, l.Part, l.Name, l.Requirements, l.Traps, c.Part, c.Name, c.Requirements, c.Traps)
+			}
+			if !reflect.DeepEqual(l.Source, c.Source) || (c.Part != "properties" && (c.Source.File == "" || c.Source.Line == 0)) {
+				t.Errorf("%s/%s: listed at %+v, ran at %+v", c.Part, c.Name, l.Source, c.Source)
 			}
 			if (l.Message == "skipped (--skip)") != (c.Message == "skipped (--skip)") {
 				t.Errorf("%s/%s: listed %q, ran %q", c.Part, c.Name, l.Message, c.Message)

@@ -1,48 +1,54 @@
 package conformance
 
 import (
-	"io/fs"
-	"path"
-	"sort"
+	"slices"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
+	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
 
-// Shard units, in a fixed order: every feature file, every fixture file, every property.
-// Unit i belongs to shard i mod N, so shards stay even and their union is the whole run.
-
-// dataFiles lists the files of fsys with extension ext, in path order.
-func dataFiles(fsys fs.FS, ext string) []string {
-	var out []string
-	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && path.Ext(p) == ext {
-			out = append(out, p)
+// shard returns sel restricted to shard K of N: the checks of the whole selection (every
+// selected part, in run order) dealt in turn, check i to shard i mod N, so shards differ by
+// one check at most and their union is the whole run. A name met twice goes where it was
+// first dealt, so no check runs in two shards.
+func (r Runner) shard(sel suite.Selection) suite.Selection {
+	if sel.Shards == 0 {
+		return sel
+	}
+	only, seen, i := map[string]bool{}, map[string]bool{}, 0
+	for _, part := range Parts {
+		if !slices.Contains(r.Parts, part) {
+			continue
 		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
+		checks, _ := r.part(part, 0).List(sel) // an error is the run's to report, unsharded
+		for _, c := range checks {
+			if seen[c.ID()] {
+				continue
+			}
+			seen[c.ID()] = true
+			if sel.InShard(i) {
+				only[c.ID()] = true
+			}
+			i++
+		}
+	}
+	sel.Only = only
+	return sel
 }
 
-// shardUnits returns the feature files, fixture files and property names of this shard.
-func (r Runner) shardUnits() (featureFiles, fixtureFiles, props []string) {
-	i := 0
-	next := func() bool { ok := r.sel.InShard(i); i++; return ok }
-	for _, f := range dataFiles(r.Features, ".feature") {
-		if next() {
-			featureFiles = append(featureFiles, f)
-		}
+// selects reports whether this run makes part: it is one of Parts and, sharded, this shard
+// holds some of its checks (or the whole selection none, so the part says "0 …").
+func (r Runner) selects(part string) bool {
+	if !slices.Contains(r.Parts, part) {
+		return false
 	}
-	for _, f := range dataFiles(r.Fixtures, ".yaml") {
-		if next() {
-			fixtureFiles = append(fixtureFiles, f)
-		}
+	if r.Shards == 0 {
+		return true
 	}
-	props = []string{}
-	for _, p := range properties.All() {
-		if next() {
-			props = append(props, p.Name)
-		}
+	if cs, err := r.checks(part); err != nil || len(cs) > 0 {
+		return true
 	}
-	return featureFiles, fixtureFiles, props
+	all := r.sel
+	all.Only = nil
+	cs, _ := r.part(part, 0).List(all)
+	return len(cs) == 0
 }

@@ -590,7 +590,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 				continue
 			}
 			if why := sel.SkipReason(part, f.FullName(fc)); why != "" {
-				rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}, why)
+				rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Source: f.source(fc)}, why)
 				if opts.Progress != nil {
 					opts.Progress(rc)
 				}
@@ -601,6 +601,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 				return out, err
 			}
 			rc := runCase(ctx, c, f, fc)
+			rc.Source = f.source(fc)
 			if rc.Status == result.Fail && len(fc.Traps) > 0 {
 				var part *ChunkPart
 				rc.Diagnosis, part = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)

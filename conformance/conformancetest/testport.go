@@ -257,7 +257,7 @@ func reportCase(t testing.TB, c result.Case, requireAll bool, seed uint64) {
 	switch c.Status {
 	case result.Fail, result.Error:
 		var b strings.Builder
-		if src, ok := report.EmbeddedSources().Lookup(c.Part, c.Area, c.Name); ok {
+		if src := c.Source; src.File != "" {
 			fmt.Fprintf(&b, "%s:%d: ", src.File, src.Line)
 		}
 		b.WriteString(detail(c))

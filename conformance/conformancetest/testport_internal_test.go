@@ -37,7 +37,8 @@ func TestReportCase(t *testing.T) {
 	// A fixture: the failure starts at its file and line, shows want with got's id (the
 	// request's), invisible characters escaped, and ends with the go test line to rerun it.
 	located := result.Case{Part: "fixtures", Area: "uri", Name: "uri-decode/stray-bits", Status: result.Fail, Message: "want error, got a result\x1b[2J",
-		Input: `{"id":7,"op":"uri.decode","args":{"uri":"a b"}}`, Want: `{"id":0,"ok":false,"error":{"code":"X","message":""}}`, Got: "{\"id\":7,\"ok\":true,\"result\":\"a\u2028\u200b\u00a0\"}"}
+		Input: `{"id":7,"op":"uri.decode","args":{"uri":"a b"}}`, Want: `{"id":0,"ok":false,"error":{"code":"X","message":""}}`, Got: "{\"id\":7,\"ok\":true,\"result\":\"a\u2028\u200b\u00a0\"}",
+		Source: result.Source{File: "fixtures/uri-decode.yaml", Line: 40}}
 	prop := result.Case{Part: "properties", Area: "uri", Name: "uri/round-trip", Status: result.Fail, Seed: 42, Message: "differs (reproduce with --seed 42)"}
 	nc := result.Case{Status: result.NotCovered, Message: "not expressible in the Go API: config is null"}
 	for _, tc := range []struct {
@@ -48,7 +49,7 @@ func TestReportCase(t *testing.T) {
 	}{
 		{"pass", result.Case{Status: result.Pass}, true, "", ""},
 		{"fail", fail, false, "diff (-want +got):\n-w\n+g", ""},
-		{"located", located, false, "fixtures/uri-decode.yaml:", ""},
+		{"located", located, false, "fixtures/uri-decode.yaml:40: ", ""},
 		{"located", located, false, `got a result\x1b[2J`, ""},
 		{"located", located, false, `want: {"id":7,"ok":false`, ""},
 		{"located", located, false, `got: {"id":7,"ok":true,"result":"a\u2028\u200b\u00a0"}`, ""},

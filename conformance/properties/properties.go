@@ -276,3 +276,12 @@ func (e *env) run(p Property, opts Options) result.Case {
 	}
 	return cs
 }
+
+// List implements suite.Part: the properties Run would report for sel, in its order.
+func (Part) List(sel suite.Selection) ([]suite.Check, error) {
+	var out []suite.Check
+	for _, p := range Selected(sel) {
+		out = append(out, suite.Check{Part: part, Area: p.Area, Name: p.Name, Requirements: p.Requirements})
+	}
+	return out, nil
+}

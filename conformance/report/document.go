@@ -108,13 +108,9 @@ type DocCase struct {
 	DurationNs int64       `json:"durationNs"`
 }
 
-// Document converts the report to its JSON form, with check definitions from the kit's
-// embedded features and fixtures (see DocumentWith).
-func (r *Report) Document() *Document { return r.DocumentWith(EmbeddedSources()) }
-
-// DocumentWith converts the report to its JSON form, looking up each check's definition in src
-// (nil: none).
-func (r *Report) DocumentWith(src *Sources) *Document {
+// Document converts the report to its JSON form; each check's definition (file, line,
+// steps) is the source its case carries, from whichever features and fixtures the run read.
+func (r *Report) Document() *Document {
 	d := &Document{
 		Schema: SchemaID, Version: FormatVersion,
 		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Command: r.Command, Dir: r.Dir, Hello: r.Hello, FixtureHash: r.FixtureHash,
@@ -132,18 +128,18 @@ func (r *Report) DocumentWith(src *Sources) *Document {
 		d.Parts = append(d.Parts, DocPart{Name: p.Name, Counts: p.Counts, ElapsedNs: int64(p.Elapsed), Note: p.Note})
 	}
 	for _, cs := range r.Cases {
-		d.Cases = append(d.Cases, docCase(cs, src))
+		d.Cases = append(d.Cases, docCase(cs))
 	}
 	return d
 }
 
-func docCase(cs result.Case, src *Sources) DocCase {
+func docCase(cs result.Case) DocCase {
 	dc := DocCase{
 		Part: cs.Part, Area: cs.Area, Name: cs.Name, Requirements: cs.Requirements, Status: cs.Status,
 		Traps: cs.Traps, TrapHints: cs.TrapHints, Diagnosis: strings.ToValidUTF8(cs.Diagnosis, "\uFFFD"),
 		Message: strings.ToValidUTF8(cs.Message, "\uFFFD"), Rerun: RerunRegexp(cs), Seed: cs.Seed, DurationNs: int64(cs.Duration),
 	}
-	if s, ok := src.Lookup(cs.Part, cs.Area, cs.Name); ok {
+	if s := cs.Source; s.File != "" {
 		dc.File, dc.Line, dc.Steps = s.File, s.Line, s.Steps
 	}
 	// Each text is parsed once: the report of a run holds a thousand cases or more.

@@ -15,9 +15,11 @@ func TestDocument(t *testing.T) {
 	r := &report.Report{Kit: "0.1.0", Spec: "0.0.1-rc.1", Adapter: "x"}
 	r.Cases = []result.Case{
 		{Part: "fixtures", Area: "uri", Name: "uri-decode/canonical-ascii", Requirements: []string{"SR-URI-2"}, Status: result.Fail, Message: "result differs",
-			Input: `{"id":0,"op":"uri.decode","args":{"uri":"dsh-session:ImEi"}}`, Want: `{"id":0,"ok":true,"result":"a"}`, Got: `{"id":12,"ok":true,"result":"b"}`},
+			Input: `{"id":0,"op":"uri.decode","args":{"uri":"dsh-session:ImEi"}}`, Want: `{"id":0,"ok":true,"result":"a"}`, Got: `{"id":12,"ok":true,"result":"b"}`,
+			Source: result.Source{File: "fixtures/uri-decode.yaml", Line: 17}},
 		{Part: "features", Area: "uri", Name: "An id becomes the base64url of its JSON string", Status: result.Error, Message: "invalid response line",
-			Input: `{"id":3,"op":"uri.encode","args":{"sessionId":"a"}}`, Got: "not json \xff"},
+			Input: `{"id":3,"op":"uri.encode","args":{"sessionId":"a"}}`, Got: "not json \xff",
+			Source: result.Source{File: "features/uri.feature", Line: 9, Steps: []string{"When the id \"a\" is encoded", "Then the URI is \"dsh-session:ImEi\""}}},
 		{Part: "properties", Area: "uri", Name: "uri/round-trip", Status: result.Pass},
 	}
 	r.Parts = []report.Part{{Name: "fixtures", Counts: report.CountCases(r.Cases)}}
@@ -40,7 +42,8 @@ func TestDocument(t *testing.T) {
 	if err := json.Unmarshal(fail.Input, &input); err != nil || input.ID != 12 {
 		t.Errorf("input %s: the id shown is not the id sent (12)", fail.Input)
 	}
-	if fail.File != "fixtures/uri-decode.yaml" || fail.Line < 1 {
+	// The location is the one the case carries, from whichever fixtures the run read.
+	if fail.File != "fixtures/uri-decode.yaml" || fail.Line != 17 {
 		t.Errorf("fixture location %s:%d", fail.File, fail.Line)
 	}
 	if fail.Diff == nil || fail.Diff.First != `$.result: want "a", got "b"` || fail.Diff.Lines == "" {
@@ -54,7 +57,7 @@ func TestDocument(t *testing.T) {
 	if feat.Got != nil || feat.GotText != "not json \uFFFD" {
 		t.Errorf("an answer that is not JSON: got %s, gotText %q", feat.Got, feat.GotText)
 	}
-	if feat.File != "features/uri.feature" || feat.Line < 1 || len(feat.Steps) == 0 || !strings.HasPrefix(feat.Steps[0], "When ") {
+	if feat.File != "features/uri.feature" || feat.Line != 9 || len(feat.Steps) != 2 || !strings.HasPrefix(feat.Steps[0], "When ") {
 		t.Errorf("feature location %s:%d steps %q", feat.File, feat.Line, feat.Steps)
 	}
 
@@ -68,14 +71,14 @@ func TestDocument(t *testing.T) {
 func TestJUnitMessageNamesCheckAndDifference(t *testing.T) {
 	r := &report.Report{Kit: "0.1.0", Spec: "0.0.1-rc.1", Adapter: "x"}
 	r.Cases = []result.Case{{Part: "fixtures", Area: "uri", Name: "uri-decode/canonical-ascii", Status: result.Fail, Message: "result differs",
-		Want: `{"id":0,"ok":true,"result":"a"}`, Got: `{"id":12,"ok":true,"result":"b"}`}}
+		Want: `{"id":0,"ok":true,"result":"a"}`, Got: `{"id":12,"ok":true,"result":"b"}`, Source: result.Source{File: "fixtures/uri-decode.yaml", Line: 17}}}
 	r.Parts = []report.Part{{Name: "fixtures", Counts: report.CountCases(r.Cases)}}
 	r.Finish()
 	var x bytes.Buffer
 	if err := r.WriteJUnit(&x); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`file="fixtures/uri-decode.yaml"`, `line="`, `message="fixtures/uri-decode/canonical-ascii (fixtures/uri-decode.yaml:`, `first difference $.result: want &#34;a&#34;, got &#34;b&#34;"`} {
+	for _, want := range []string{`file="fixtures/uri-decode.yaml"`, `line="17"`, `message="fixtures/uri-decode/canonical-ascii (fixtures/uri-decode.yaml:17)`, `first difference $.result: want &#34;a&#34;, got &#34;b&#34;"`} {
 		if !strings.Contains(x.String(), want) {
 			t.Errorf("junit lacks %s:\n%s", want, x.String())
 		}

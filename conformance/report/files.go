@@ -79,9 +79,9 @@ func (r *Report) caseDetail(cs result.Case) string {
 // junitMessageText names the check, where it is defined and the first difference, so a CI
 // test view's one line says what failed and where to look: "fixtures/uri-decode/x
 // (fixtures/uri-decode.yaml:12): $.result: want "a", got "b"".
-func junitMessageText(cs result.Case, src Source, located bool) string {
+func junitMessageText(cs result.Case) string {
 	m := cs.Part + "/" + cs.Name
-	if located {
+	if src := cs.Source; src.File != "" {
 		m += fmt.Sprintf(" (%s:%d)", src.File, src.Line)
 	}
 	m += ": " + cs.Message
@@ -108,13 +108,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				continue
 			}
 			jc := junitCase{Name: xmlText(cs.Name), Classname: p.Name + "." + cs.Area, Time: fmt.Sprintf("%.3f", cs.Duration.Seconds())}
-			src, located := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name)
-			if located {
+			if src := cs.Source; src.File != "" {
 				jc.File, jc.Line = src.File, src.Line
 			}
 			msg := xmlText(cs.Message)
 			if cs.Status == result.Fail || cs.Status == result.Error {
-				msg = xmlText(junitMessageText(cs, src, located))
+				msg = xmlText(junitMessageText(cs))
 			}
 			switch cs.Status {
 			case result.Fail:

@@ -222,7 +222,7 @@ func writeCase(b *strings.Builder, cs result.Case, rerun string) {
 		}
 	}
 	field("rerun", rerun)
-	if src, ok := EmbeddedSources().Lookup(cs.Part, cs.Area, cs.Name); ok {
+	if src := cs.Source; src.File != "" {
 		field("at", src.File+":"+strconv.Itoa(src.Line))
 	}
 	field("input", shownInput(cs.Input, cs.Got))

@@ -46,6 +46,18 @@ type Case struct {
 	Diff      string        `json:"diff,omitempty"` // go-cmp diff (-want +got), for Go tests; reports use report.Diff
 	Seed      uint64        `json:"seed,omitempty"` // rapid seed, for properties
 	Duration  time.Duration `json:"durationNs"`
+	// Source is where the check the case came from is defined (suite.Check.Source), for the
+	// reports' "at:" lines; zero for a property. The reports' JSON carries it as file, line
+	// and steps.
+	Source Source `json:"-"`
+}
+
+// Source is where a check is defined: a scenario (or an outline's example row) of a feature
+// file, or a case of a fixture file, with the scenario's steps as written.
+type Source struct {
+	File  string   `json:"file"` // "features/uri.feature", "fixtures/uri-decode.yaml"
+	Line  int      `json:"line"` // 1-based: the scenario, example row or "- name:" line
+	Steps []string `json:"steps,omitempty"`
 }
 
 // The bounds on what a Case keeps of an adapter's answer, in bytes: a response line may be

@@ -21,6 +21,8 @@ type state struct {
 	ctx     context.Context
 	c       *adapter.Client
 	profile string
+	// sources are where the scenarios are defined, by area and name (see sources).
+	sources map[string]result.Source
 
 	// The world a Given describes.
 	sessions  []*session

@@ -129,8 +129,9 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 		return nil, err
 	}
 	var (
-		mu  sync.Mutex
-		out []result.Case
+		mu   sync.Mutex
+		out  []result.Case
+		srcs = sources(fsys)
 	)
 	record := func(rc result.Case) {
 		mu.Lock()
@@ -145,7 +146,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 	suite := godog.TestSuite{
 		Name: "sessionref-kit",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			st := &state{ctx: ctx, c: c, profile: string(sel.Release())}
+			st := &state{ctx: ctx, c: c, profile: string(sel.Release()), sources: srcs}
 			sc.Before(func(gctx context.Context, s *godog.Scenario) (context.Context, error) {
 				// godog matches the first step after the before hooks: the steps this
 				// scenario can match are defined in time, and only those (register).
@@ -208,7 +209,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 		}()
 	}
 	if status := suite.Run(); status == 2 {
-		return out, errors.New("steps: the features could not be run (a feature file does not parse, or the options are invalid)")
+		return out, errParse
 	}
 	return out, nil
 }
@@ -217,6 +218,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 func (st *state) begin(s *godog.Scenario) {
 	st.start = time.Now()
 	st.rc = result.Case{Part: part, Area: strings.TrimSuffix(path.Base(s.Uri), ".feature"), Name: s.Name}
+	st.rc.Source = st.sources[st.rc.Area+"\x00"+s.Name]
 	for _, t := range s.Tags {
 		if strings.HasPrefix(t.Name, "@SR-") && !slices.Contains(st.rc.Requirements, t.Name[1:]) {
 			st.rc.Requirements = append(st.rc.Requirements, t.Name[1:])

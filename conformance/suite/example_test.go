@@ -3,7 +3,9 @@ package suite_test
 import (
 	"fmt"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
+	"github.com/sessionref-kit/sessionref-kit/fixtures"
 )
 
 // A Selection chooses checks by tags and by their "part/name", the same way in every part.
@@ -30,4 +32,19 @@ func ExampleSelection() {
 	// uri-decode/empty: runs
 	// uri-decode/padding: skipped (--skip)
 	// uri-encode/empty: not selected
+}
+
+// A part lists its checks as values before anything runs: here the fixture cases a
+// selection makes, with where each is defined.
+func ExamplePart_list() {
+	var part suite.Part = cases.Part{FS: fixtures.FS}
+	checks, err := part.List(suite.Selection{Run: "^fixtures/uri-decode/"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := checks[0]
+	fmt.Println(c.Part, c.Area, c.Source.File, c.Source.Line > 0)
+	// Output:
+	// fixtures uri fixtures/uri-decode.yaml true
 }

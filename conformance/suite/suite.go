@@ -31,6 +31,30 @@ type Part interface {
 	// calling progress (when not nil) with each as it ends. An error is a defect of the kit's
 	// own data (a fixture that does not load), never of the implementation.
 	Run(ctx context.Context, c *adapter.Client, sel Selection, progress func(result.Case)) ([]result.Case, error)
+	// List gives the checks Run would report for sel, in the same order, as values, without
+	// running anything: those Skip matches included. Its error is Run's for the same data.
+	List(sel Selection) ([]Check, error)
+}
+
+// Check is one check of a part, known before anything runs: what the reports name it by,
+// what it checks, and where it is defined.
+type Check struct {
+	Part, Area, Name string
+	// Requirements are the spec ids it checks (SR-URI-3); Traps the porting traps it is
+	// built to catch.
+	Requirements, Traps []string
+	// Source is where it is defined (zero for a property).
+	Source result.Source
+}
+
+// ID is the check's name as --run, --skip and the reports name it: "part/name".
+func (c Check) ID() string { return c.Part + "/" + c.Name }
+
+// Case returns the check's result with status st and message msg, as a run reports a check
+// it does not run.
+func (c Check) Case(st result.Status, msg string) result.Case {
+	return result.Case{Part: c.Part, Area: c.Area, Name: c.Name, Requirements: slices.Clone(c.Requirements),
+		Traps: slices.Clone(c.Traps), Source: c.Source, Status: st, Message: msg}
 }
 
 // Skipped is the message of a selected check that Selection.Skip kept from running (--skip).
@@ -55,11 +79,14 @@ type Selection struct {
 	// reported not covered, with the message Skipped, without being run.
 	Skip string
 	// Shard and Shards split a run deterministically: shard K of N (1-based) takes every
-	// Nth unit (see InShard). Zero means unsharded.
+	// Nth check of the run (see InShard; the caller sets Only). Zero means unsharded.
 	Shard, Shards int
 	// Units, when not nil, are the units of one part this selection takes (a feature or
 	// fixture file's path, a property's name): the caller's shard of that part.
 	Units []string
+	// Only, when not nil, holds the "part/name" of the checks this selection takes: the
+	// caller's shard of the run (see Check.ID).
+	Only map[string]bool
 	// Stop, when set, is asked before each selected check that Skip leaves: a reason other
 	// than "" reports the check not covered with that reason, without running it (the
 	// runner's --max-fail).
@@ -136,10 +163,11 @@ func (s Selection) Release() protocol.Profile {
 }
 
 // Selects reports whether the check part/name, with tags, is selected: its tags satisfy
-// Tags and its name matches Run.
+// Tags, its name matches Run, and Only (when set) holds it.
 func (s Selection) Selects(part, name string, tags []string) bool {
 	c := s.compiled()
-	return c.err == nil && c.tags.Match(tags) && (c.run == nil || c.run.MatchString(part+"/"+name))
+	return c.err == nil && c.tags.Match(tags) && (c.run == nil || c.run.MatchString(part+"/"+name)) &&
+		(s.Only == nil || s.Only[part+"/"+name])
 }
 
 // MatchTags reports whether tags satisfy Tags.
@@ -172,9 +200,9 @@ func (s Selection) SkipReason(part, name string) string {
 	return ""
 }
 
-// InShard reports whether the unit at index i of a run's units (every feature file, every
-// fixture file, every property, in that order) is in this shard: unit i belongs to shard
-// i mod N, so shards stay even and their union is the whole run.
+// InShard reports whether the check at index i of a run's checks (every part's, in run
+// order) is in this shard: check i belongs to shard i mod N, so shards differ by one check
+// at most and their union is the whole run.
 func (s Selection) InShard(i int) bool { return s.Shards == 0 || i%s.Shards == s.Shard-1 }
 
 // TakesUnit reports whether unit (a file's path, a property's name) is one of Units.
