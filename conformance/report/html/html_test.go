@@ -142,7 +142,7 @@ func TestPageEscapes(t *testing.T) {
 // list, its share of the fixtures' input, its rows in the spec's clauses).
 const (
 	pageFixedBudget = 1 << 20 // bytes
-	pageCheckBudget = 850     // bytes per check, for three implementations
+	pageCheckBudget = 900     // bytes per check, for three implementations (number traps carry 128-number ids)
 	issueChecks     = 450     // the issue's scale, at which the page must be under 2 MB
 )
 
