@@ -5,6 +5,7 @@ package minimalnode_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -55,7 +56,7 @@ func TestMinimalAdapterCertification(t *testing.T) {
 			}
 		}
 	}
-	if rep.Verdict.Outcome != report.OutcomePartial || !strings.HasPrefix(rep.Verdict.Summary, "partial: 123 of 1306 checks covered") {
+	if rep.Verdict.Outcome != report.OutcomePartial || !strings.HasPrefix(rep.Verdict.Summary, fmt.Sprintf("partial: %d of %d checks covered", rep.Totals.Pass, rep.Totals.Total)) {
 		t.Errorf("verdict %q does not say partial, with how much was covered", rep.Verdict.Summary)
 	}
 	// The READMEs quote this run's report: its counts and verdict line stay true.
