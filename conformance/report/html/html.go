@@ -660,7 +660,7 @@ func (p *page) reqLinks(reqs []string) []reqLink {
 	return out
 }
 
-// cells are the results of one check, one per implementation (assets.go: a cell is written
+// cells are the results of one check, one per implementation (page.css: a cell is written
 // once per check and implementation, so its markup is kept short); a failure links to its card.
 func (p *page) cells(ch *check) []cellView {
 	out := make([]cellView, len(p.impls))
