@@ -5,12 +5,15 @@
 // its definition, and the spec with each clause's checks and their status beside it.
 //
 // The page needs no network: CSS and the little JavaScript it has (filters) are inline, and it
-// reads in full without JavaScript. Every string from a report is escaped.
+// reads in full without JavaScript. The page is an html/template (page.tmpl), so every string
+// from a report is escaped for where it stands.
 package html
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"io/fs"
 	"slices"
@@ -89,8 +92,10 @@ func Write(w io.Writer, docs []*report.Document, opt Options) error {
 	p.collect(docs)
 	var b strings.Builder
 	b.Grow(1 << 20)
-	p.write(&b)
-	_, err = io.WriteString(w, b.String())
+	if err := p.write(&b); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	_, err = io.WriteString(w, clean(b.String()))
 	return err
 }
 
@@ -236,11 +241,11 @@ func fit(sizes []int, budget, lo, hi int) int {
 	return hi
 }
 
+// legend says what the symbols of a status cell mean.
+const legend template.HTML = `<p class="legend">Symbols: ✓ pass, ✗ fail, – not covered, ! error, B fixture bug, · not run there; ≠ the results differ between implementations.</p>` + "\n"
+
 // statusWord and statusIcon say a status in words and in one symbol; colour is never the only
 // cue.
-// legend says what the symbols of a status cell mean.
-const legend = `<p class="legend">Symbols: ✓ pass, ✗ fail, – not covered, ! error, B fixture bug, · not run there; ≠ the results differ between implementations.</p>` + "\n"
-
 var statusWord = map[result.Status]string{result.Pass: "pass", result.Fail: "fail", result.NotCovered: "not covered", result.Error: "error", result.FixtureBug: "fixture bug", "": "not run"}
 var statusIcon = map[result.Status]string{result.Pass: "✓", result.Fail: "✗", result.NotCovered: "–", result.Error: "!", result.FixtureBug: "B", "": "·"}
 var statusClass = map[result.Status]string{result.Pass: "pass", result.Fail: "fail", result.NotCovered: "nc", result.Error: "err", result.FixtureBug: "bug", "": "none"}
@@ -256,102 +261,230 @@ var iconCSS = func() string {
 	return b.String()
 }()
 
-func (p *page) write(b *strings.Builder) {
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">` + "\n")
-	b.WriteString("<title>" + esc(p.opt.Title) + "</title>\n<style>" + css + iconCSS + "</style></head>\n<body>\n")
-	b.WriteString(`<a class="skip" href="#main">Skip to the results</a>` + "\n<header><h1>" + esc(p.opt.Title) + "</h1>\n")
-	d0 := p.impls[0].doc
-	fmt.Fprintf(b, "<p class=\"sub\">sessionref-kit %s · %d implementation%s · %d checks · fixtures sha256 <code>%s</code></p>\n",
-		esc(d0.Kit), len(p.impls), plural(len(p.impls)), len(p.checks), esc(short(d0.FixtureHash)))
-	b.WriteString(`<nav aria-label="sections"><ul><li><a href="#verdict">Verdict</a></li><li><a href="#parts">Parts and areas</a></li><li><a href="#failures">Failures</a></li><li><a href="#matrix">Requirement matrix</a></li><li><a href="#checks">Checks</a></li><li><a href="#spec">Spec</a></li></ul></nav></header>` + "\n")
-	b.WriteString("<main id=\"main\">\n")
-	p.writeVerdict(b)
-	p.writeFilters(b)
-	p.writeParts(b)
-	p.writeFailures(b)
-	p.writeMatrix(b)
-	p.writeChecks(b)
-	p.writeSpec(b)
-	b.WriteString("</main>\n<script>" + script + "</script>\n</body></html>\n")
+//go:embed page.tmpl
+var pageTemplate string
+
+// tmpl is the page: html/template escapes every value for where it stands (text, attribute,
+// URL). text is the exception for element content, where quotes need no escape: JSON inputs
+// are full of them, &#34; is five bytes for one, and the page's weight budget (html_test.go)
+// does not allow it.
+var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
+	"text":   text,
+	"plural": plural,
+	"inc":    func(n int) int { return n + 1 },
+}).Parse(pageTemplate))
+
+// textEscaper escapes element content: markup and references only.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// text is s as element content.
+func text(s string) template.HTML { return template.HTML(textEscaper.Replace(s)) }
+
+// clean replaces what HTML forbids in a page and an adapter may send: bytes that are not
+// UTF-8, NUL and the other control characters but tab and newline. The page's own markup
+// has none, so cleaning the written page cleans every value in it, whatever its context.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexFunc(s, control) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if control(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
-func (p *page) writeVerdict(b *strings.Builder) {
-	b.WriteString("<section id=\"verdict\" aria-labelledby=\"h-verdict\"><h2 id=\"h-verdict\">Verdict</h2>\n")
-	// Conformant counts full certifications only: a partial run says so apart.
-	conformant, partial := 0, 0
-	for _, im := range p.impls {
-		switch im.doc.Verdict.Kind() {
-		case report.OutcomeConformant:
-			conformant++
-		case report.OutcomePartial:
-			partial++
-		}
+func control(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }
+
+// The views below are what the templates show: every string in them is the report's, not yet
+// escaped, except the fields of type template.HTML, which are markup the page made (the spec,
+// a failure card the "failure" template wrote).
+
+type pageView struct {
+	Title, Kit, Hash    string
+	CSS                 template.CSS
+	Script              template.JS
+	Legend              template.HTML
+	NChecks, InputCut   int
+	Conformant, Partial int
+	Differs             int
+	Impls               []implView
+	Areas, Reqs         []string
+	Parts, AreaRows     []countRow
+	Failures            []failGroup
+	Matrix              []matrixRow
+	Groups              []checkGroup
+	Spec                []clauseView
+}
+
+type implView struct {
+	Index, No int
+	Label     string
+	Run       []kv
+	Badge     badgeView
+	Tone      string
+	Code      int
+	Verdict   string
+	Details   bool
+	Totals    report.Counts
+}
+
+type kv struct{ K, V string }
+
+type countView struct {
+	Missing                            string // "not run", "no check": no counts
+	Class, Note                        string
+	Pass, Run, Fail, Error, NotCovered int
+}
+
+type countRow struct {
+	Name   string
+	Counts []countView
+}
+
+type cellView struct {
+	Class, Word, Href string
+	Impl              int
+}
+
+type attrsView struct{ Area, Req, St string }
+
+type reqLink struct {
+	ID    string
+	Known bool
+}
+
+type failGroup struct {
+	No, N int
+	Label string
+	Cards []template.HTML
+	Brief []briefView
+	More  int
+}
+
+type briefView struct {
+	Impl, Idx                  int
+	Attrs                      attrsView
+	Part, Name, Message, First string
+}
+
+type failureView struct {
+	Impl, Idx                      int
+	Attrs                          attrsView
+	Class, Word, Part, Name        string
+	Message, Label, File           string
+	Line                           int
+	Reqs                           []reqLink
+	Traps                          []string
+	Diagnosis, Rerun, Steps, Input string
+	HasDiff, WantGot               bool
+	First, Want, Got               string
+	Diff                           []diffLine
+}
+
+type diffLine struct{ Class, Line string }
+
+type matrixRow struct {
+	ID      string
+	Known   bool
+	Text    template.HTML
+	Differs bool
+	Attrs   attrsView
+	N       int
+	Counts  []countView
+}
+
+type checkGroup struct {
+	Area, Title string
+	Rows        []checkRow
+}
+
+type checkRow struct {
+	Idx             int
+	Differs         bool
+	Req, Name, File string
+	Line            int
+	Reqs            []reqLink
+	Pre, Message    string
+	Cells           []cellView
+}
+
+type clauseView struct {
+	HTML    template.HTML // a block of text, or the clause's sentence when Req is set
+	Req     string
+	Differs bool
+	Attrs   attrsView
+	N       int
+	Rows    []clauseRow
+}
+
+// clauseRow is a check, a folded fixture file (Fold cases), or the note on a folded file's
+// More further cases that fail or differ.
+type clauseRow struct {
+	Idx           int
+	Name, Kind    string
+	In            bool
+	Cells         []cellView
+	Fold          int
+	Counts        []countView
+	More, Colspan int
+	Req           string
+}
+
+func (p *page) write(b *strings.Builder) error {
+	d0 := p.impls[0].doc
+	v := &pageView{
+		Title: p.opt.Title, Kit: d0.Kit, Hash: short(d0.FixtureHash),
+		CSS: template.CSS(css + iconCSS), Script: template.JS(script), Legend: legend,
+		NChecks: len(p.checks), InputCut: p.inputCut, Differs: p.differs,
+		Areas: p.areas, Reqs: p.reqs,
 	}
-	partialNote := ""
-	if partial > 0 {
-		partialNote = fmt.Sprintf(" (%d more partial)", partial)
+	p.verdict(v)
+	p.parts(v)
+	if err := p.failureViews(v); err != nil {
+		return err
 	}
-	fmt.Fprintf(b, "<p class=\"lead\">%d of %d implementation%s conformant%s; <a href=\"#checks\">%d check%s</a> differ between them.</p>\n",
-		conformant, len(p.impls), plural(len(p.impls)), partialNote, p.differs, plural(p.differs))
-	b.WriteString("<table class=\"verdicts\"><caption>One row per implementation: its badge, verdict and counts</caption>\n<thead><tr><th scope=\"col\">implementation</th><th scope=\"col\">badge</th><th scope=\"col\">verdict</th><th scope=\"col\">checks</th><th scope=\"col\">pass</th><th scope=\"col\">fail</th><th scope=\"col\">not covered</th><th scope=\"col\">error</th><th scope=\"col\">fixture bug</th></tr></thead><tbody>\n")
+	p.matrix(v)
+	p.checkViews(v)
+	p.spec(v)
+	return tmpl.ExecuteTemplate(b, "page", v)
+}
+
+func (p *page) verdict(v *pageView) {
 	for i, im := range p.impls {
 		d, t := im.doc, im.doc.Totals
-		fmt.Fprintf(b, "<tr data-impl=\"%d\"><th scope=\"row\"><span class=\"impl\">%s</span><details><summary>run</summary><dl class=\"run\">", i, esc(im.label))
-		dl(b, "adapter", d.Adapter)
-		if d.Hello != nil {
-			dl(b, "hello", fmt.Sprintf("%s %s, protocol %d, spec %s, features [%s]", d.Hello.Name, d.Hello.Version, d.Hello.Protocol, d.Hello.Spec, strings.Join(d.Hello.Features, ", ")))
+		// Conformant counts full certifications only: a partial run says so apart.
+		switch d.Verdict.Kind() {
+		case report.OutcomeConformant:
+			v.Conformant++
+		case report.OutcomePartial:
+			v.Partial++
 		}
-		dl(b, "profile", d.Spec)
-		dl(b, "seed", fmt.Sprintf("%d (%d checks per property)", d.Seed, d.Checks))
-		dl(b, "started", d.Started.UTC().Format("2006-01-02 15:04:05 UTC"))
-		dl(b, "elapsed", fmt.Sprintf("%.2fs", float64(d.ElapsedNs)/1e9))
-		for _, x := range [][2]string{{"tags", d.Tags}, {"run", d.Match}, {"skip", d.Skip}, {"shard", d.Shard}, {"unusable", d.Unusable}} {
-			if x[1] != "" {
-				dl(b, x[0], x[1])
+		iv := implView{Index: i, No: i + 1, Label: im.label, Badge: badge(d), Totals: t}
+		iv.Run = append(iv.Run, kv{"adapter", d.Adapter})
+		if d.Hello != nil {
+			iv.Run = append(iv.Run, kv{"hello", fmt.Sprintf("%s %s, protocol %d, spec %s, features [%s]", d.Hello.Name, d.Hello.Version, d.Hello.Protocol, d.Hello.Spec, strings.Join(d.Hello.Features, ", "))})
+		}
+		iv.Run = append(iv.Run,
+			kv{"profile", d.Spec},
+			kv{"seed", fmt.Sprintf("%d (%d checks per property)", d.Seed, d.Checks)},
+			kv{"started", d.Started.UTC().Format("2006-01-02 15:04:05 UTC")},
+			kv{"elapsed", fmt.Sprintf("%.2fs", float64(d.ElapsedNs)/1e9)})
+		for _, x := range []kv{{"tags", d.Tags}, {"run", d.Match}, {"skip", d.Skip}, {"shard", d.Shard}, {"unusable", d.Unusable}} {
+			if x.V != "" {
+				iv.Run = append(iv.Run, x)
 			}
 		}
-		b.WriteString("</dl></details></th>")
-		// The cell is the verdict's headline, one line; the first failure's cause and its
-		// answers are in the failure cards, linked.
-		v := d.Verdict
-		more := ""
-		if v.Short() != v.Summary && (t.Fail > 0 || t.Error > 0 || t.FixtureBug > 0) {
-			more = ` <a href="#failures">details</a>`
-		}
-		fmt.Fprintf(b, "<td>%s</td><td class=\"v t-%s\" title=\"exit code %d\">%s%s</td>", badge(d), v.Kind().Tone(), v.Code, esc(clip(v.Short(), 160)), more)
-		fmt.Fprintf(b, "<td class=\"num n-total\">%d</td><td class=\"num n-pass\">%d</td><td class=\"num n-fail\">%d</td><td class=\"num n-nc\">%d</td><td class=\"num n-err\">%d</td><td class=\"num n-bug\">%d</td></tr>\n",
-			t.Total, t.Pass, t.Fail, t.NotCovered, t.Error, t.FixtureBug)
+		vs := d.Verdict
+		iv.Tone, iv.Code, iv.Verdict = string(vs.Kind().Tone()), vs.Code, clip(vs.Short(), 160)
+		iv.Details = vs.Short() != vs.Summary && (t.Fail > 0 || t.Error > 0 || t.FixtureBug > 0)
+		v.Impls = append(v.Impls, iv)
 	}
-	b.WriteString("</tbody></table>\n</section>\n")
 }
 
-func dl(b *strings.Builder, k, v string) {
-	b.WriteString("<dt>" + esc(k) + "</dt><dd>" + esc(v) + "</dd>")
-}
-
-// writeFilters writes the filter bar, hidden until the script shows it: without JavaScript
-// everything is shown and nothing pretends to filter.
-func (p *page) writeFilters(b *strings.Builder) {
-	b.WriteString(`<form id="filters" class="filters" hidden aria-label="filters" onsubmit="return false">` +
-		`<label><input type="checkbox" id="f-fail"> failures only</label> ` +
-		`<label><input type="checkbox" id="f-diff"> differences only</label> ` +
-		`<label>area <select id="f-area"><option value="">all</option>`)
-	for _, a := range p.areas {
-		b.WriteString(`<option>` + esc(a) + `</option>`)
-	}
-	b.WriteString(`</select></label> <label>requirement <select id="f-req"><option value="">all</option>`)
-	for _, r := range p.reqs {
-		b.WriteString(`<option>` + esc(r) + `</option>`)
-	}
-	b.WriteString(`</select></label> <label>text <input type="search" id="f-text" size="18"></label> <output id="f-count" aria-live="polite"></output></form>` + "\n")
-}
-
-func (p *page) writeParts(b *strings.Builder) {
-	b.WriteString("<section id=\"parts\" aria-labelledby=\"h-parts\"><h2 id=\"h-parts\">Parts and areas</h2>\n")
-	b.WriteString("<p>Each cell: checks passed of those run, then failures and errors.</p>\n<table class=\"grid\"><thead><tr><th scope=\"col\">part or area</th>")
-	p.implHeads(b)
-	b.WriteString("</tr></thead>\n")
+func (p *page) parts(v *pageView) {
 	names := func(get func(d *report.Document) []string) []string {
 		var out []string
 		for _, im := range p.impls {
@@ -363,16 +496,14 @@ func (p *page) writeParts(b *strings.Builder) {
 		}
 		return out
 	}
-	parts := names(func(d *report.Document) []string {
+	for _, n := range names(func(d *report.Document) []string {
 		var o []string
 		for _, x := range d.Parts {
 			o = append(o, x.Name)
 		}
 		return o
-	})
-	b.WriteString("<tbody><tr class=\"group\"><th scope=\"rowgroup\" colspan=\"" + itoa(len(p.impls)+1) + "\">parts</th></tr>\n")
-	for _, n := range parts {
-		b.WriteString("<tr><th scope=\"row\">" + esc(n) + "</th>")
+	}) {
+		row := countRow{Name: n}
 		for _, im := range p.impls {
 			var c *report.Counts
 			note := ""
@@ -381,11 +512,10 @@ func (p *page) writeParts(b *strings.Builder) {
 					c, note = &im.doc.Parts[k].Counts, im.doc.Parts[k].Note
 				}
 			}
-			countCell(b, c, note)
+			row.Counts = append(row.Counts, countOf(c, note))
 		}
-		b.WriteString("</tr>\n")
+		v.Parts = append(v.Parts, row)
 	}
-	b.WriteString("</tbody><tbody><tr class=\"group\"><th scope=\"rowgroup\" colspan=\"" + itoa(len(p.impls)+1) + "\">areas</th></tr>\n")
 	for _, a := range names(func(d *report.Document) []string {
 		var o []string
 		for _, x := range d.Areas {
@@ -393,7 +523,7 @@ func (p *page) writeParts(b *strings.Builder) {
 		}
 		return o
 	}) {
-		b.WriteString("<tr><th scope=\"row\">" + esc(a) + "</th>")
+		row := countRow{Name: a}
 		for _, im := range p.impls {
 			var c *report.Counts
 			for k := range im.doc.Areas {
@@ -401,23 +531,16 @@ func (p *page) writeParts(b *strings.Builder) {
 					c = &im.doc.Areas[k].Counts
 				}
 			}
-			countCell(b, c, "")
+			row.Counts = append(row.Counts, countOf(c, ""))
 		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody></table>\n</section>\n")
-}
-
-func (p *page) implHeads(b *strings.Builder) {
-	for i, im := range p.impls {
-		fmt.Fprintf(b, "<th scope=\"col\" class=\"ih\" title=\"%s\"><span class=\"ino\">%d</span> %s</th>", esc(im.label), i+1, esc(im.label))
+		v.AreaRows = append(v.AreaRows, row)
 	}
 }
 
-func countCell(b *strings.Builder, c *report.Counts, note string) {
+// countOf is the cell of c: passed of run, then failures and errors; nil was not run.
+func countOf(c *report.Counts, note string) countView {
 	if c == nil {
-		b.WriteString(`<td class="cnt none">not run</td>`)
-		return
+		return countView{Missing: "not run"}
 	}
 	run := c.Total - c.NotCovered - c.FixtureBug
 	cls := "pass"
@@ -429,35 +552,20 @@ func countCell(b *strings.Builder, c *report.Counts, note string) {
 	case run == 0:
 		cls = "nc"
 	}
-	fmt.Fprintf(b, `<td class="cnt %s">%d/%d`, cls, c.Pass, run)
-	if c.Fail > 0 {
-		fmt.Fprintf(b, ` · %d failed`, c.Fail)
-	}
-	if c.Error > 0 {
-		fmt.Fprintf(b, ` · %d errors`, c.Error)
-	}
-	if c.NotCovered > 0 {
-		fmt.Fprintf(b, ` · %d not covered`, c.NotCovered)
-	}
-	if note != "" {
-		b.WriteString(` <small>(` + esc(note) + `)</small>`)
-	}
-	b.WriteString("</td>")
+	return countView{Class: cls, Note: note, Pass: c.Pass, Run: run, Fail: c.Fail, Error: c.Error, NotCovered: c.NotCovered}
 }
 
-func (p *page) attrs(area string, reqs []string, st []result.Status) string {
+func attrs(area string, reqs []string, st []result.Status) attrsView {
 	var s []string
 	for _, x := range st {
 		s = append(s, statusClass[x])
 	}
-	return fmt.Sprintf(` data-area=" %s " data-req=" %s " data-st="%s"`, esc(area), esc(strings.Join(reqs, " ")), strings.Join(s, " "))
+	return attrsView{Area: area, Req: strings.Join(reqs, " "), St: strings.Join(s, " ")}
 }
 
-func (p *page) writeFailures(b *strings.Builder) {
-	b.WriteString("<section id=\"failures\" aria-labelledby=\"h-failures\"><h2 id=\"h-failures\">Failures</h2>\n")
-	any := false
+func (p *page) failureViews(v *pageView) error {
+	var card strings.Builder
 	for i, im := range p.impls {
-		shown := 0
 		var bad []*report.DocCase
 		for j := range im.doc.Cases {
 			c := &im.doc.Cases[j]
@@ -468,86 +576,64 @@ func (p *page) writeFailures(b *strings.Builder) {
 		if len(bad) == 0 {
 			continue
 		}
-		any = true
-		fmt.Fprintf(b, "<h3 class=\"fi\"><span class=\"ino\">%d</span> %s: %d</h3>\n", i+1, esc(im.label), len(bad))
-		brief := false
-		for _, c := range bad {
+		g := failGroup{No: i + 1, Label: im.label, N: len(bad)}
+		for shown, c := range bad {
 			if shown == maxFailuresShown {
-				fmt.Fprintf(b, "<p>…and %d more; the JSON report has them all.</p>\n", len(bad)-shown)
+				g.More = len(bad) - shown
 				break
 			}
-			shown++
 			p.failures++
+			ch := p.checkOf(c)
 			if p.spent < failureBudget {
-				start := b.Len()
-				p.writeFailure(b, i, c)
-				p.spent += b.Len() - start
+				// A card is written on its own, to count its bytes against the budget.
+				card.Reset()
+				if err := tmpl.ExecuteTemplate(&card, "failure", p.failure(i, c)); err != nil {
+					return err
+				}
+				p.spent += card.Len()
+				g.Cards = append(g.Cards, template.HTML(card.String()))
 				continue
 			}
-			if !brief {
-				brief = true
-				b.WriteString("<p class=\"none\">The page shows input, want, got and diff for its first failures only; the JSON report has them for these too.</p>\n<ul class=\"brief\">\n")
-			}
-			ch := p.checkOf(c)
-			fmt.Fprintf(b, "<li id=\"f-%d-%d\"%s><a href=\"#c-%d\">%s %s</a>: %s", i, ch.idx, p.attrs(c.Area, c.Requirements, []result.Status{c.Status}), ch.idx, escText(c.Part), escText(c.Name), escText(clip(c.Message, 200)))
+			bv := briefView{Impl: i, Idx: ch.idx, Attrs: attrs(c.Area, c.Requirements, []result.Status{c.Status}),
+				Part: c.Part, Name: c.Name, Message: clip(c.Message, 200)}
 			if c.Diff != nil {
-				b.WriteString("; <code>" + escText(clip(c.Diff.First, 160)) + "</code>")
+				bv.First = clip(c.Diff.First, 160)
 			}
-			b.WriteString("</li>\n")
+			g.Brief = append(g.Brief, bv)
 		}
-		if brief {
-			b.WriteString("</ul>\n")
-		}
+		v.Failures = append(v.Failures, g)
 	}
-	if !any {
-		b.WriteString("<p class=\"ok\">None: every check that ran passed in every implementation.</p>\n")
-	}
-	b.WriteString("</section>\n")
+	return nil
 }
 
 func (p *page) checkOf(c *report.DocCase) *check { return p.index[key(c.Part, c.Name)] }
 
-func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
+func (p *page) failure(i int, c *report.DocCase) failureView {
 	ch := p.checkOf(c)
-	id := fmt.Sprintf("f-%d-%d", i, ch.idx)
-	fmt.Fprintf(b, "<article class=\"failure\" id=\"%s\"%s>\n", id, p.attrs(c.Area, c.Requirements, []result.Status{c.Status}))
-	fmt.Fprintf(b, "<h4><span class=\"tag %s\">%s</span> %s <a href=\"#c-%d\">%s</a></h4>\n", statusClass[c.Status], strings.ToUpper(statusWord[c.Status]), esc(c.Part), ch.idx, esc(c.Name))
-	b.WriteString("<p class=\"msg\">" + escText(c.Message) + "</p>\n<dl class=\"meta\">")
-	b.WriteString("<dt>implementation</dt><dd>" + esc(p.impls[i].label) + "</dd>")
-	if c.File != "" {
-		fmt.Fprintf(b, "<dt>defined at</dt><dd><code>%s:%d</code></dd>", esc(c.File), c.Line)
-	}
-	if len(c.Requirements) > 0 {
-		b.WriteString("<dt>requirements</dt><dd>" + p.reqLinks(c.Requirements) + "</dd>")
-	}
-	for _, h := range c.TrapHints {
-		b.WriteString("<dt>porting trap</dt><dd>" + escText(h) + "</dd>")
+	f := failureView{
+		Impl: i, Idx: ch.idx, Attrs: attrs(c.Area, c.Requirements, []result.Status{c.Status}),
+		Class: statusClass[c.Status], Word: strings.ToUpper(statusWord[c.Status]), Part: c.Part, Name: c.Name,
+		Message: c.Message, Label: p.impls[i].label, File: c.File, Line: c.Line,
+		Reqs: p.reqLinks(c.Requirements), Traps: c.TrapHints, Rerun: p.impls[i].doc.Rerun(*c),
 	}
 	if c.Diagnosis != "" {
-		b.WriteString("<dt>first differing input</dt><dd><code>" + escText(clip(c.Diagnosis, 400)) + "</code></dd>")
+		f.Diagnosis = clip(c.Diagnosis, 400)
 	}
-	rerun := p.impls[i].doc.Rerun(*c)
-	b.WriteString("<dt>rerun</dt><dd><code>" + escText(rerun) + "</code></dd></dl>\n")
 	if len(c.Steps) > 0 {
-		b.WriteString("<details class=\"steps\"><summary>scenario</summary><pre>" + escText(clip(strings.Join(c.Steps, "\n"), maxBlock)) + "</pre></details>\n")
+		f.Steps = clip(strings.Join(c.Steps, "\n"), maxBlock)
 	}
 	if in := value(c.Input, c.InputText, true); in != "" {
-		b.WriteString("<details class=\"input\"><summary>input</summary><pre>" + escText(clip(in, maxBlock)) + "</pre></details>\n")
+		f.Input = clip(in, maxBlock)
 	}
 	want, got := value(c.Want, c.WantText, true), value(c.Got, c.GotText, true)
 	if c.Diff != nil {
 		want, got = c.Diff.Want, c.Diff.Got
-		b.WriteString("<p class=\"first\">first difference: <code>" + escText(clip(c.Diff.First, 400)) + "</code></p>\n")
+		f.HasDiff, f.First = true, clip(c.Diff.First, 400)
 	}
 	if want != "" || got != "" {
-		b.WriteString("<div class=\"wg\">")
-		for _, x := range [][2]string{{"want", want}, {"got", got}} {
-			b.WriteString("<div><h5>" + x[0] + "</h5><pre>" + escText(clip(orDash(x[1]), maxBlock)) + "</pre></div>")
-		}
-		b.WriteString("</div>\n")
+		f.WantGot, f.Want, f.Got = true, clip(orDash(want), maxBlock), clip(orDash(got), maxBlock)
 	}
 	if c.Diff != nil {
-		b.WriteString("<h5>diff <small>(- want, + got)</small></h5><pre class=\"diff\">")
 		for _, l := range strings.Split(strings.TrimRight(clip(c.Diff.Lines, maxBlock), "\n"), "\n") {
 			cls := ""
 			switch {
@@ -558,15 +644,221 @@ func (p *page) writeFailure(b *strings.Builder, i int, c *report.DocCase) {
 			case strings.HasPrefix(l, "@@"):
 				cls = "gap"
 			}
-			if cls != "" {
-				b.WriteString(`<span class="` + cls + `">` + escText(l) + "\n</span>")
-			} else {
-				b.WriteString(escText(l) + "\n")
+			f.Diff = append(f.Diff, diffLine{cls, l})
+		}
+	}
+	return f
+}
+
+// reqLinks are requirement ids, linked to their clauses where this spec has them.
+func (p *page) reqLinks(reqs []string) []reqLink {
+	var out []reqLink
+	for _, r := range reqs {
+		_, ok := p.reqText[r]
+		out = append(out, reqLink{r, ok})
+	}
+	return out
+}
+
+// cells are the results of one check, one per implementation (page.css: a cell is written
+// once per check and implementation, so its markup is kept short); a failure links to its card.
+func (p *page) cells(ch *check) []cellView {
+	out := make([]cellView, len(p.impls))
+	for i, s := range ch.st {
+		out[i] = cellView{Class: statusClass[s], Word: statusWord[s], Impl: i}
+		if bad(s) {
+			out[i].Href = fmt.Sprintf("#f-%d-%d", i, ch.idx)
+		}
+	}
+	return out
+}
+
+func (p *page) matrix(v *pageView) {
+	for _, r := range p.reqs {
+		chs := p.byReq[r]
+		st, differs := p.aggregate(chs)
+		text, ok := p.reqText[r]
+		row := matrixRow{ID: r, Known: ok, Text: template.HTML(text), Differs: differs,
+			Attrs: attrs(strings.Join(p.reqArea[r], " "), []string{r}, st), N: len(chs)}
+		for i := range p.impls {
+			if len(chs) == 0 {
+				row.Counts = append(row.Counts, countView{Missing: "no check"})
+				continue
+			}
+			var c report.Counts
+			for _, ch := range chs {
+				c.Add(ch.st[i])
+			}
+			row.Counts = append(row.Counts, countOf(&c, ""))
+		}
+		v.Matrix = append(v.Matrix, row)
+	}
+}
+func (p *page) aggregate(chs []*check) ([]result.Status, bool) {
+	rank := map[result.Status]int{"": 0, result.NotCovered: 1, result.Pass: 2, result.FixtureBug: 3, result.Error: 4, result.Fail: 5}
+	st := make([]result.Status, len(p.impls))
+	differs := false
+	for _, ch := range chs {
+		differs = differs || ch.differs
+		for i, s := range ch.st {
+			if rank[s] > rank[st[i]] {
+				st[i] = s
 			}
 		}
-		b.WriteString("</pre>\n")
 	}
-	b.WriteString("</article>\n")
+	return st, differs
+}
+
+func (p *page) checkViews(v *pageView) {
+	for _, ch := range p.checks {
+		if g := ch.part + " · " + ch.area; len(v.Groups) == 0 || v.Groups[len(v.Groups)-1].Title != g {
+			v.Groups = append(v.Groups, checkGroup{Area: ch.area, Title: g})
+		}
+		d := ch.def
+		row := checkRow{Idx: ch.idx, Differs: ch.differs, Req: strings.Join(ch.reqs, " "), Name: ch.name,
+			File: d.File, Line: d.Line, Reqs: p.reqLinks(ch.reqs), Cells: p.cells(ch)}
+		switch {
+		case len(d.Steps) > 0:
+			row.Pre = clip(strings.Join(d.Steps, "\n"), maxBlock)
+		case ch.part == "fixtures":
+			if in := value(d.Input, d.InputText, false); in != "" {
+				row.Pre = clipShort(in, p.inputCut)
+			}
+		case d.Message != "" && d.Status == result.Pass:
+			row.Message = d.Message
+		}
+		g := &v.Groups[len(v.Groups)-1]
+		g.Rows = append(g.Rows, row)
+	}
+}
+
+var kind = map[string]string{"features": "scenario", "fixtures": "fixture", "properties": "property"}
+
+func (p *page) spec(v *pageView) {
+	for _, blk := range p.blocks {
+		if blk.Heading == 1 {
+			continue // the page has its own title
+		}
+		if blk.Req == "" {
+			v.Spec = append(v.Spec, clauseView{HTML: template.HTML(blk.HTML)})
+			continue
+		}
+		r := blk.Req
+		chs := p.byReq[r]
+		st, differs := p.aggregate(chs)
+		v.Spec = append(v.Spec, clauseView{HTML: template.HTML(blk.HTML), Req: r, Differs: differs,
+			Attrs: attrs(strings.Join(p.reqArea[r], " "), []string{r}, st), N: len(chs), Rows: p.clauseRows(r, chs)})
+	}
+}
+
+// maxListedPerFile is how many cases of one fixture file a clause lists one by one; a file
+// with more cases naming the clause is folded into one row (conformance/trace folds the spec's
+// own check lists the same way). Generated trap files name one requirement from hundreds of
+// cases, and a row per case and implementation made most of the page's weight.
+const maxListedPerFile = 8
+
+// maxNotablePerFold is how many cases of a folded file that fail or differ a clause lists
+// under the file's row; the check list, filtered by the clause's requirement, has the rest.
+const maxNotablePerFold = 4
+
+// clauseRows are the rows of one clause's check table. The cases of a folded fixture file
+// share one row with each implementation's counts, linked to the file's first case in the
+// check list; after it come the file's cases that fail or differ somewhere, one by one, up to
+// maxNotablePerFold, so a reader still sees which cases went wrong from the clause.
+func (p *page) clauseRows(r string, chs []*check) []clauseRow {
+	perFile := map[string][]*check{}
+	for _, ch := range chs {
+		if f, ok := fixtureFile(ch); ok {
+			perFile[f] = append(perFile[f], ch)
+		}
+	}
+	var rows []clauseRow
+	row := func(ch *check, in bool) clauseRow {
+		return clauseRow{Idx: ch.idx, Name: ch.name, Kind: kind[ch.part], In: in, Cells: p.cells(ch)}
+	}
+	done := map[string]bool{}
+	for _, ch := range chs {
+		f, ok := fixtureFile(ch)
+		if !ok || len(perFile[f]) <= maxListedPerFile {
+			rows = append(rows, row(ch, false))
+			continue
+		}
+		if done[f] {
+			continue
+		}
+		done[f] = true
+		cases := perFile[f]
+		fold := clauseRow{Idx: cases[0].idx, Name: f, Fold: len(cases)}
+		for i := range p.impls {
+			var c report.Counts
+			for _, x := range cases {
+				c.Add(x.st[i])
+			}
+			fold.Counts = append(fold.Counts, countOf(&c, ""))
+		}
+		rows = append(rows, fold)
+		var notable []*check
+		for _, x := range cases {
+			if x.differs || slices.ContainsFunc(x.st, bad) {
+				notable = append(notable, x)
+			}
+		}
+		for k, x := range notable {
+			if k == maxNotablePerFold {
+				rows = append(rows, clauseRow{More: len(notable) - k, Colspan: len(p.impls) + 1, Req: r})
+				break
+			}
+			rows = append(rows, row(x, true))
+		}
+	}
+	return rows
+}
+
+// fixtureFile is the fixture file a fixture case comes from: its name up to the first "/".
+func fixtureFile(ch *check) (string, bool) {
+	if ch.part != "fixtures" {
+		return "", false
+	}
+	f, _, ok := strings.Cut(ch.name, "/")
+	return f, ok
+}
+
+func bad(s result.Status) bool {
+	return s == result.Fail || s == result.Error || s == result.FixtureBug
+}
+
+type badgeView struct {
+	Msg, Color         string
+	Width, L, R, TextX int
+}
+
+// badge is a shields-style SVG: "conformance | 435/435" in green for a conformant run only;
+// the colour is the outcome's (report.Tone), as in every other report.
+func badge(d *report.Document) badgeView {
+	t := d.Totals
+	run := t.Total - t.NotCovered - t.FixtureBug
+	kind := d.Verdict.Kind()
+	msg := fmt.Sprintf("%d/%d", t.Pass, run)
+	switch kind {
+	case report.OutcomeUnusable:
+		msg = "unusable"
+	case report.OutcomeNotConformant:
+		if t.Fail > 0 {
+			msg = fmt.Sprintf("%d failed", t.Fail)
+		}
+	case report.OutcomeUndecided:
+		msg = fmt.Sprintf("%d errors", t.Error)
+	case report.OutcomeIncomplete:
+		msg = "incomplete"
+	case report.OutcomeInterrupted:
+		msg = "interrupted"
+	case report.OutcomePartial:
+		msg = fmt.Sprintf("%d/%d partial", t.Pass, t.Total-t.FixtureBug)
+	case report.OutcomeNotWritten, report.OutcomeNothingRun:
+		msg = string(kind)
+	}
+	l, r := 84, 7*len(msg)+12
+	return badgeView{Msg: msg, Color: kind.Tone().Color(), Width: l + r, L: l, R: r, TextX: l + 6}
 }
 
 func orDash(s string) string {
@@ -611,358 +903,6 @@ func compactJSON(raw json.RawMessage) string {
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
 		default:
 			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-// reqLinks links requirement ids to their clauses; an id this spec lacks stays text.
-func (p *page) reqLinks(reqs []string) string {
-	var out []string
-	for _, r := range reqs {
-		if _, ok := p.reqText[r]; ok {
-			out = append(out, `<a href="#spec-`+esc(r)+`">`+esc(r)+`</a>`)
-		} else {
-			out = append(out, esc(r)+` <small>(not in this spec)</small>`)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// statusCell is one implementation's result for one check: the word, for screen readers and
-// for readers without styles, to which the style adds the symbol for the eye (assets.go: a
-// cell is written once per check and implementation, so its markup is kept short). The class
-// i<N> names the column, for tests and styles.
-func statusCell(b *strings.Builder, i int, s result.Status, href string) {
-	inner := `<i>` + statusWord[s] + `</i>`
-	if href != "" {
-		inner = `<a href="` + href + `">` + inner + `</a>`
-	}
-	b.WriteString(`<td class="s ` + statusClass[s] + ` i` + itoa(i) + `">` + inner + `</td>`)
-}
-
-func (p *page) failHref(i int, ch *check) string {
-	if s := ch.st[i]; s == result.Fail || s == result.Error || s == result.FixtureBug {
-		return fmt.Sprintf("#f-%d-%d", i, ch.idx)
-	}
-	return ""
-}
-
-func (p *page) writeMatrix(b *strings.Builder) {
-	b.WriteString("<section id=\"matrix\" aria-labelledby=\"h-matrix\"><h2 id=\"h-matrix\">Requirement matrix</h2>\n")
-	b.WriteString("<p>One row per requirement of the spec, one column per implementation: the checks naming the requirement that passed, of those run there. ≠ marks a requirement whose checks end differently between implementations. The id links to its clause in the <a href=\"#spec\">spec</a> below.</p>\n")
-	b.WriteString("<table class=\"grid matrix\"><thead><tr><th scope=\"col\">requirement</th><th scope=\"col\">text</th><th scope=\"col\">≠</th><th scope=\"col\">checks</th>")
-	p.implHeads(b)
-	b.WriteString("</tr></thead><tbody>\n")
-	for _, r := range p.reqs {
-		chs := p.byReq[r]
-		st, differs := p.aggregate(chs)
-		cls := ""
-		if differs {
-			cls = ` class="differs"`
-		}
-		text, ok := p.reqText[r]
-		head := `<a href="#spec-` + esc(r) + `">` + esc(r) + `</a>`
-		if !ok {
-			text, head = `<span class="none">not in this spec</span>`, esc(r)
-		}
-		fmt.Fprintf(b, "<tr id=\"req-%s\"%s%s><th scope=\"row\">%s</th><td class=\"rtext\">%s</td><td class=\"d\">%s</td><td class=\"num\">%d</td>",
-			esc(r), cls, p.attrs(strings.Join(p.reqArea[r], " "), []string{r}, st), head, text, mark(differs), len(chs))
-		for i := range p.impls {
-			var c report.Counts
-			for _, ch := range chs {
-				c.Add(ch.st[i])
-			}
-			if len(chs) == 0 {
-				b.WriteString(`<td class="cnt none">no check</td>`)
-				continue
-			}
-			countCell(b, &c, "")
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody></table>\n</section>\n")
-}
-
-func mark(differs bool) string {
-	if differs {
-		return `<span aria-hidden="true">≠</span><span class="sr">differs</span>`
-	}
-	return ""
-}
-
-// aggregate is the worst status per implementation over chs, and whether any check differs.
-func (p *page) aggregate(chs []*check) ([]result.Status, bool) {
-	rank := map[result.Status]int{"": 0, result.NotCovered: 1, result.Pass: 2, result.FixtureBug: 3, result.Error: 4, result.Fail: 5}
-	st := make([]result.Status, len(p.impls))
-	differs := false
-	for _, ch := range chs {
-		differs = differs || ch.differs
-		for i, s := range ch.st {
-			if rank[s] > rank[st[i]] {
-				st[i] = s
-			}
-		}
-	}
-	return st, differs
-}
-
-func (p *page) writeChecks(b *strings.Builder) {
-	b.WriteString("<section id=\"checks\" aria-labelledby=\"h-checks\"><h2 id=\"h-checks\">Checks</h2>\n")
-	fmt.Fprintf(b, "<p>Every check of the reports, by part and area, with each implementation's result; open a check for its definition. %d of %d differ between implementations (≠). A fixture's input is shown up to %d bytes; the JSON report and the fixture file have it in full.</p>\n", p.differs, len(p.checks), p.inputCut)
-	b.WriteString(legend)
-	b.WriteString("<table class=\"grid checks\"><thead><tr><th scope=\"col\">check</th><th scope=\"col\" class=\"d\">≠</th>")
-	p.implHeads(b)
-	b.WriteString("</tr></thead>\n")
-	group := ""
-	for _, ch := range p.checks {
-		if g := ch.part + " · " + ch.area; g != group {
-			if group != "" {
-				b.WriteString("</tbody>\n")
-			}
-			group = g
-			// The area is the group's, and a row's statuses are its cells' classes: the
-			// script reads them there rather than from attributes repeated on every row.
-			fmt.Fprintf(b, "<tbody data-area=\" %s \"><tr class=\"group\"><th scope=\"rowgroup\" colspan=\"%d\">%s</th></tr>\n", esc(ch.area), len(p.impls)+2, escText(g))
-		}
-		cls := ""
-		if ch.differs {
-			cls = ` class="differs"`
-		}
-		fmt.Fprintf(b, "<tr id=\"c-%d\"%s data-req=\" %s \"><th scope=\"row\"><details><summary>%s</summary><div>", ch.idx, cls, esc(strings.Join(ch.reqs, " ")), escText(ch.name))
-		d := ch.def
-		if d.File != "" {
-			fmt.Fprintf(b, "<code>%s:%d</code> ", esc(d.File), d.Line)
-		}
-		if len(ch.reqs) > 0 {
-			b.WriteString(p.reqLinks(ch.reqs))
-		}
-		switch {
-		case len(d.Steps) > 0:
-			b.WriteString("<pre>" + escText(clip(strings.Join(d.Steps, "\n"), maxBlock)) + "</pre>")
-		case ch.part == "fixtures":
-			if in := value(d.Input, d.InputText, false); in != "" {
-				b.WriteString("<pre>" + escText(clipShort(in, p.inputCut)) + "</pre>")
-			}
-		case d.Message != "" && d.Status == result.Pass:
-			b.WriteString("<p>" + escText(d.Message) + "</p>")
-		}
-		if ch.differs {
-			b.WriteString(`</div></details></th><td class="d">` + mark(true) + `</td>`)
-		} else {
-			b.WriteString(`</div></details></th><td></td>`) // most rows: the header sets the width
-		}
-		for i := range p.impls {
-			statusCell(b, i, ch.st[i], p.failHref(i, ch))
-		}
-		b.WriteString("</tr>\n")
-	}
-	if group != "" {
-		b.WriteString("</tbody>")
-	}
-	b.WriteString("</table>\n</section>\n")
-}
-
-var kind = map[string]string{"features": "scenario", "fixtures": "fixture", "properties": "property"}
-
-func (p *page) writeSpec(b *strings.Builder) {
-	b.WriteString("<section id=\"spec\" aria-labelledby=\"h-spec\"><h2 id=\"h-spec\">Spec, with each clause's checks</h2>\n" + legend + "<div class=\"spec\">\n")
-	for _, blk := range p.blocks {
-		if blk.Heading == 1 {
-			continue // the page has its own title
-		}
-		if blk.Req == "" {
-			b.WriteString(blk.HTML + "\n")
-			continue
-		}
-		r := blk.Req
-		chs := p.byReq[r]
-		st, differs := p.aggregate(chs)
-		cls := "clause"
-		if differs {
-			cls += " differs"
-		}
-		fmt.Fprintf(b, "<div class=\"%s\" id=\"spec-%s\"%s><div class=\"ctext\"><a class=\"rid\" href=\"#req-%s\">%s</a> %s</div><div class=\"cchecks\">",
-			cls, esc(r), p.attrs(strings.Join(p.reqArea[r], " "), []string{r}, st), esc(r), esc(r), blk.HTML)
-		if len(chs) == 0 {
-			b.WriteString("<p class=\"none\">No check of these reports names it.</p>")
-		} else {
-			fmt.Fprintf(b, "<table><caption class=\"sr\">checks of %s</caption><thead><tr><th scope=\"col\">%d check%s</th>", esc(r), len(chs), plural(len(chs)))
-			for i := range p.impls {
-				fmt.Fprintf(b, "<th scope=\"col\" title=\"%s\"><span class=\"ino\">%d</span></th>", esc(p.impls[i].label), i+1)
-			}
-			b.WriteString("</tr></thead><tbody>")
-			p.writeClauseChecks(b, r, chs)
-			b.WriteString("</tbody></table>")
-		}
-		b.WriteString("</div></div>\n")
-	}
-	b.WriteString("</div>\n</section>\n")
-}
-
-// maxListedPerFile is how many cases of one fixture file a clause lists one by one; a file
-// with more cases naming the clause is folded into one row (conformance/trace folds the spec's
-// own check lists the same way). Generated trap files name one requirement from hundreds of
-// cases, and a row per case and implementation made most of the page's weight.
-const maxListedPerFile = 8
-
-// maxNotablePerFold is how many cases of a folded file that fail or differ a clause lists
-// under the file's row; the check list, filtered by the clause's requirement, has the rest.
-const maxNotablePerFold = 4
-
-// writeClauseChecks writes the rows of one clause's check table. The cases of a folded
-// fixture file share one row with each implementation's counts, linked to the file's first
-// case in the check list; after it come the file's cases that fail or differ somewhere, one
-// by one, up to maxNotablePerFold, so a reader still sees which cases went wrong from the
-// clause.
-func (p *page) writeClauseChecks(b *strings.Builder, r string, chs []*check) {
-	perFile := map[string][]*check{}
-	for _, ch := range chs {
-		if f, ok := fixtureFile(ch); ok {
-			perFile[f] = append(perFile[f], ch)
-		}
-	}
-	done := map[string]bool{}
-	for _, ch := range chs {
-		f, ok := fixtureFile(ch)
-		if !ok || len(perFile[f]) <= maxListedPerFile {
-			p.clauseRow(b, ch, "")
-			continue
-		}
-		if done[f] {
-			continue
-		}
-		done[f] = true
-		cases := perFile[f]
-		fmt.Fprintf(b, "<tr class=\"fold\"><th scope=\"row\"><a href=\"#c-%d\">%s/…</a> <small>fixture file, %d cases</small></th>", cases[0].idx, escText(f), len(cases))
-		for i := range p.impls {
-			var c report.Counts
-			for _, x := range cases {
-				c.Add(x.st[i])
-			}
-			countCell(b, &c, "")
-		}
-		b.WriteString("</tr>")
-		var notable []*check
-		for _, x := range cases {
-			if x.differs || slices.ContainsFunc(x.st, bad) {
-				notable = append(notable, x)
-			}
-		}
-		for k, x := range notable {
-			if k == maxNotablePerFold {
-				fmt.Fprintf(b, "<tr class=\"in\"><td colspan=\"%d\">…and %d more of these cases that fail or differ: <a href=\"?requirement=%s#checks\">the checks of %s</a></td></tr>",
-					len(p.impls)+1, len(notable)-k, esc(r), escText(r))
-				break
-			}
-			p.clauseRow(b, x, "in")
-		}
-	}
-}
-
-func (p *page) clauseRow(b *strings.Builder, ch *check, cls string) {
-	if cls != "" {
-		cls = ` class="` + cls + `"`
-	}
-	fmt.Fprintf(b, "<tr%s><th scope=\"row\"><a href=\"#c-%d\">%s</a> <small>%s</small></th>", cls, ch.idx, escText(ch.name), kind[ch.part])
-	for i := range p.impls {
-		statusCell(b, i, ch.st[i], p.failHref(i, ch))
-	}
-	b.WriteString("</tr>")
-}
-
-// fixtureFile is the fixture file a fixture case comes from: its name up to the first "/".
-func fixtureFile(ch *check) (string, bool) {
-	if ch.part != "fixtures" {
-		return "", false
-	}
-	f, _, ok := strings.Cut(ch.name, "/")
-	return f, ok
-}
-
-func bad(s result.Status) bool {
-	return s == result.Fail || s == result.Error || s == result.FixtureBug
-}
-
-// badge is a shields-style SVG: "conformance | 435/435" in green for a conformant run only;
-// the colour is the outcome's (report.Tone), as in every other report.
-func badge(d *report.Document) string {
-	t := d.Totals
-	run := t.Total - t.NotCovered - t.FixtureBug
-	kind := d.Verdict.Kind()
-	msg := fmt.Sprintf("%d/%d", t.Pass, run)
-	switch kind {
-	case report.OutcomeUnusable:
-		msg = "unusable"
-	case report.OutcomeNotConformant:
-		if t.Fail > 0 {
-			msg = fmt.Sprintf("%d failed", t.Fail)
-		}
-	case report.OutcomeUndecided:
-		msg = fmt.Sprintf("%d errors", t.Error)
-	case report.OutcomeIncomplete:
-		msg = "incomplete"
-	case report.OutcomeInterrupted:
-		msg = "interrupted"
-	case report.OutcomePartial:
-		msg = fmt.Sprintf("%d/%d partial", t.Pass, t.Total-t.FixtureBug)
-	case report.OutcomeNotWritten, report.OutcomeNothingRun:
-		msg = string(kind)
-	}
-	color := kind.Tone().Color()
-	l, r := 84, 7*len(msg)+12
-	return fmt.Sprintf(`<svg class="badge" width="%d" height="20" role="img" aria-label="conformance: %s"><title>conformance: %s</title><rect width="%d" height="20" rx="3" fill="#555"/><rect x="%d" width="%d" height="20" rx="3" fill="%s"/><rect x="%d" width="4" height="20" fill="%s"/><g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11"><text x="6" y="14">conformance</text><text x="%d" y="14">%s</text></g></svg>`,
-		l+r, esc(msg), esc(msg), l+r, l, r, color, l, color, l+6, esc(msg))
-}
-
-// rerunCommand is the start of a command line that reruns a check of d as d was run: the
-// adapter (unless it was in-process: the embedded reference, or a Go port's own test) and
-// the profile, so a pasted line never certifies the embedded reference instead.
-func rerunCommand(d *report.Document) string {
-	cmd := "conformance-runner"
-	if d.Adapter != "" && !strings.HasSuffix(d.Adapter, "(in-process)") && d.Adapter != "in-process" {
-		cmd += " --adapter " + shellQuote(d.Adapter)
-	}
-	if d.Spec != "" {
-		cmd += " --profile " + shellQuote(d.Spec)
-	}
-	return cmd
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// esc escapes s for an attribute value or element content.
-func esc(s string) string { return escape(s, true) }
-
-// escText escapes s for element content only, where quotes need no escape: JSON inputs are full
-// of them, and &#34; is five bytes for one.
-func escText(s string) string { return escape(s, false) }
-
-func escape(s string, quotes bool) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"' && quotes:
-			b.WriteString("&#34;")
-		case r == '\'' && quotes:
-			b.WriteString("&#39;")
-		case r == 0:
-			b.WriteRune('\uFFFD')
-		default:
-			if r < 0x20 && r != '\n' && r != '\t' {
-				b.WriteRune('\uFFFD')
-			} else {
-				b.WriteRune(r)
-			}
 		}
 	}
 	return b.String()

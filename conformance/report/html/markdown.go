@@ -1,6 +1,7 @@
 package html
 
 import (
+	"html/template"
 	"regexp"
 	"strings"
 )
@@ -8,7 +9,8 @@ import (
 // The spec is rendered by a small Markdown subset that covers what spec/*.md use: ATX
 // headings, paragraphs, "- " lists with indented continuation lines, fenced code blocks
 // (indented too), pipe tables, and inline code, bold, emphasis and links. Anything else is
-// shown as text. Every byte of the source is escaped; only the markup below is made.
+// shown as text. Every byte of the source is escaped (template.HTMLEscapeString); only the
+// markup below is made, and the page takes it as trusted HTML.
 
 // specBlock is one rendered block of the spec; Req is the requirement id when the block is
 // a requirement's list item (HTML is then its sentence alone), so the page can frame it with
@@ -59,7 +61,7 @@ func renderSpec(src string) []specBlock {
 			n := len(m[1])
 			a := slug(m[2])
 			out = append(out, specBlock{Heading: n, Title: m[2], Anchor: a,
-				HTML: "<h" + itoa(n+1) + ` id="` + esc(a) + `">` + inline(m[2]) + "</h" + itoa(n+1) + ">"})
+				HTML: "<h" + itoa(n+1) + ` id="` + template.HTMLEscapeString(a) + `">` + inline(m[2]) + "</h" + itoa(n+1) + ">"})
 		case strings.HasPrefix(t, "```"):
 			flush()
 			indent := len(l) - len(strings.TrimLeft(l, " "))
@@ -67,7 +69,7 @@ func renderSpec(src string) []specBlock {
 			for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), "```"); i++ {
 				code = append(code, trimIndent(lines[i], indent))
 			}
-			out = append(out, specBlock{HTML: "<pre><code>" + esc(strings.Join(code, "\n")) + "</code></pre>"})
+			out = append(out, specBlock{HTML: "<pre><code>" + template.HTMLEscapeString(strings.Join(code, "\n")) + "</code></pre>"})
 		case strings.HasPrefix(t, "|"):
 			flush()
 			var rows []string
@@ -181,11 +183,11 @@ func inline(s string) string {
 			}
 			fence := s[:n]
 			if j := strings.Index(s[n:], fence); j >= 0 {
-				b.WriteString("<code>" + esc(strings.TrimSpace(s[n:n+j])) + "</code>")
+				b.WriteString("<code>" + template.HTMLEscapeString(strings.TrimSpace(s[n:n+j])) + "</code>")
 				s = s[n+j+n:]
 				continue
 			}
-			b.WriteString(esc(fence))
+			b.WriteString(template.HTMLEscapeString(fence))
 			s = s[n:]
 		case strings.HasPrefix(s, "**"):
 			if j := strings.Index(s[2:], "**"); j > 0 {
@@ -201,11 +203,11 @@ func inline(s string) string {
 					text, href := s[1:j], s[j+2:j+2+k]
 					switch {
 					case strings.HasPrefix(href, "#"):
-						b.WriteString(`<a href="#` + esc(slug(href[1:])) + `">` + inline(text) + "</a>")
+						b.WriteString(`<a href="#` + template.HTMLEscapeString(slug(href[1:])) + `">` + inline(text) + "</a>")
 					case strings.HasPrefix(href, "https://"):
-						b.WriteString(`<a href="` + esc(href) + `">` + inline(text) + "</a>")
+						b.WriteString(`<a href="` + template.HTMLEscapeString(href) + `">` + inline(text) + "</a>")
 					default:
-						b.WriteString(esc(s[:j+2+k+1]))
+						b.WriteString(template.HTMLEscapeString(s[:j+2+k+1]))
 					}
 					s = s[j+2+k+1:]
 					continue
@@ -224,12 +226,12 @@ func inline(s string) string {
 			text := s[:j]
 			last := 0
 			for _, m := range reqRef.FindAllStringIndex(text, -1) {
-				b.WriteString(esc(text[last:m[0]]))
+				b.WriteString(template.HTMLEscapeString(text[last:m[0]]))
 				id := text[m[0]:m[1]]
 				b.WriteString(`<a href="#spec-` + id + `">` + id + "</a>")
 				last = m[1]
 			}
-			b.WriteString(esc(text[last:]))
+			b.WriteString(template.HTMLEscapeString(text[last:]))
 			s = s[j:]
 		}
 	}

@@ -78,13 +78,18 @@ func TestRenderSpecSkipsGeneratedChecks(t *testing.T) {
 	}
 }
 
-func TestEscapes(t *testing.T) {
-	in := "<a href=\"x\">'&\x00\x01"
-	if got, want := esc(in), "&lt;a href=&#34;x&#34;&gt;&#39;&amp;\uFFFD\uFFFD"; got != want {
-		t.Errorf("esc = %q, want %q", got, want)
+// TestTextAndClean: element content keeps its quotes but not its markup, and the written
+// page has no control character or byte that is not UTF-8, whatever an adapter sent.
+func TestTextAndClean(t *testing.T) {
+	in := "<a href=\"x\">'&\x00\x01\xff\ttab\nline"
+	if got, want := string(text(in)), "&lt;a href=\"x\"&gt;'&amp;\x00\x01\xff\ttab\nline"; got != want {
+		t.Errorf("text = %q, want %q", got, want)
 	}
-	if got, want := escText(in), "&lt;a href=\"x\"&gt;'&amp;\uFFFD\uFFFD"; got != want {
-		t.Errorf("escText = %q, want %q", got, want)
+	if got, want := clean(string(text(in))), "&lt;a href=\"x\"&gt;'&amp;\uFFFD\uFFFD\uFFFD\ttab\nline"; got != want {
+		t.Errorf("clean = %q, want %q", got, want)
+	}
+	if s := "plain ✓ text\n"; clean(s) != s {
+		t.Errorf("clean changed %q", s)
 	}
 }
 
