@@ -199,16 +199,15 @@ func printChanges(w io.Writer, s pairing.Side, fullDiff bool) {
 	const indent = "              "
 	c := s.Changes
 	path := pairing.QuotePath(s.Path)
-	from := map[string]string{"loose": "a loose object", "pack": "a packfile"}[c.Source]
 	switch {
 	case c.Source == "unavailable":
 		fmt.Fprintf(w, "%s%s: no diff: %s\n", indent, path, pairing.EscapeTerminal(c.Reason))
 		return
 	case c.Diff == "":
-		fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines; %s\n", indent, path, from, c.Added, c.Removed, c.Reason)
+		fmt.Fprintf(w, "%s%s since confirmation (git diff): +%d -%d lines; %s\n", indent, path, c.Added, c.Removed, c.Reason)
 		return
 	}
-	fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines\n", indent, path, from, c.Added, c.Removed)
+	fmt.Fprintf(w, "%s%s since confirmation (git diff): +%d -%d lines\n", indent, path, c.Added, c.Removed)
 	lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
 	lines = lines[2:] // the ---/+++ header repeats the path
 	shown := lines

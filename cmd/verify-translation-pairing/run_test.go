@@ -309,7 +309,8 @@ func runAsNobody(t *testing.T, root string, args ...string) result {
 	os.Chmod(root, 0o755)
 	var out, errOut strings.Builder
 	cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
-	cmd.Env = append(os.Environ(), "VTP_RUN_MAIN=1")
+	// git refuses a repository another user owns unless told it is safe.
+	cmd.Env = append(os.Environ(), "VTP_RUN_MAIN=1", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*")
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	err = cmd.Run()
@@ -387,7 +388,7 @@ func TestJSON(t *testing.T) {
 			"status": "changed", "record": "README.i18n.yaml",
 			"sides": []any{
 				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": current[0],
-					"changes": map[string]any{"source": "loose", "added": 1.0, "removed": 1.0,
+					"changes": map[string]any{"source": "git", "added": 1.0, "removed": 1.0,
 						"diff": "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-hello\n+hello, world\n"}},
 				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": current[1]},
 			},

@@ -79,6 +79,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			return nil, err
 		}
 		rep.Discovery = how
+		r.prefetchAll()
 		for _, d := range dirs {
 			selected[d] = r.CheckFolder(d)
 			folders = append(folders, d)
@@ -149,9 +150,6 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
-	if r.store != nil {
-		r.store.close() // the pack indexes it opened
-	}
 	rep.Summary.ByStatus = map[Status]int{}
 	for i := range rep.Pairs {
 		p := &rep.Pairs[i]
@@ -172,6 +170,22 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// prefetchAll hashes, in one git call, every listed file that can be a side:
+// README.md, README.<lang>.md, and the documents of configured sets.
+func (r *Repo) prefetchAll() {
+	files, _, err := r.listFiles()
+	if err != nil {
+		return
+	}
+	var sides []string
+	for _, f := range files {
+		if b := path.Base(f); b == BaseName || IsTranslationName(b) || r.covered(f) {
+			sides = append(sides, f)
+		}
+	}
+	r.prefetch(sides)
 }
 
 // setGroup prefixes the group key of a configured set's pairs; no folder name
