@@ -229,6 +229,7 @@ func TestWriteRefusals(t *testing.T) {
 			os.Rename(filepath.Join(root, "README.i18n.yaml"), filepath.Join(root, "real.yaml"))
 			os.Symlink("real.yaml", filepath.Join(root, "README.i18n.yaml"))
 			put(t, root, "README.md", "changed\n")
+			put(t, root, "README.zh.md", "改了\n")
 		}, "README.md", "is a symbolic link; --write replaces only regular files"},
 	}
 	// Every case starts from this recorded pair, each in its own copy.
@@ -392,7 +393,7 @@ func TestJSON(t *testing.T) {
 						"diff": "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-hello\n+hello, world\n"}},
 				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": current[1]},
 			},
-			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md",
+			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md (if README.zh.md needs no change: verify-translation-pairing --write --other-side-needs-no-change README.md)",
 		}},
 		"summary": map[string]any{"pairs": 1.0, "confirmed": 0.0, "notConfirmed": 1.0, "byStatus": map[string]any{"changed": 1.0}},
 	}

@@ -75,8 +75,11 @@ type Pair struct {
 	Message string `json:"message"`
 	// Line is the record line a Malformed verdict points at, 0 when none applies.
 	Line int `json:"line,omitempty"`
-	// Action says what --write did: "rewrote", "created", "unchanged" or "failed".
+	// Action says what --write did: "rewrote", "created", "unchanged", "failed",
+	// or "refused" (one side changed, and Options.OtherSideNeedsNoChange not given).
 	Action string `json:"action,omitempty"`
+	// Wrote lists every hash --write changed or added in the record for this pair.
+	Wrote []Written `json:"wrote,omitempty"`
 	// WriteError explains a failed --write.
 	WriteError string `json:"writeError,omitempty"`
 	// Set names the configured set (ConfigName) the pair belongs to; "" for a
@@ -90,7 +93,7 @@ type Pair struct {
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
-func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" }
+func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" && p.Action != refused }
 
 // Label names the pair's sides for output: "docs/README.md <-> docs/README.zh.md".
 func (p Pair) Label() string {
@@ -220,6 +223,11 @@ type recorded struct{ path, hash string }
 func (r *Repo) judge(p *Pair, sides []recorded) {
 	recRel := p.Record
 	var changed, missing, unreadable []string
+	var paths []string
+	for _, e := range sides {
+		paths = append(paths, e.path)
+	}
+	r.prefetch(paths)
 	for _, e := range sides {
 		s := Side{Path: e.path, Recorded: e.hash}
 		h, err := r.hashSide(s.Path)
@@ -242,7 +250,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		p.Sides = append(p.Sides, s)
 	}
 	for i := range p.Sides {
-		if s := &p.Sides[i]; s.State == SideChanged {
+		if s := &p.Sides[i]; s.State == SideChanged && !r.noDiff {
 			c := r.changesSince(s.Path, s.Recorded)
 			s.Changes = &c
 		}
@@ -267,8 +275,8 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 				others = append(others, QuotePath(s.Path))
 			}
 		}
-		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s",
-			changed[0], list(others), writeHint)
+		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
+			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
 	default:
 		p.Status = BothChanged
 		adverb := ""

@@ -22,8 +22,13 @@ type Repo struct {
 	// side's path; "" means "verify-translation-pairing --write". A pre-commit
 	// hook sets the command that runs the recording hook through pre-commit.
 	Fix string
+	// FixOneSided is the command a refused one-sided --write offers, followed
+	// by a side's path; "" means "verify-translation-pairing --write
+	// --other-side-needs-no-change".
+	FixOneSided string
 
 	hashes map[string]string // path → git's hash of the side, asked once per run
+	noDiff bool              // verdicts without diffs: a --write's selection needs none
 	conf   *configState      // the repository-level pairing config, loaded on first use
 	listed *listing          // the repository's files, listed on first use
 
