@@ -143,7 +143,6 @@ func syncDir(dir string) {
 	}
 }
 
-
 // Written is one hash a --write put in a record.
 type Written struct {
 	Path string `json:"path"`
