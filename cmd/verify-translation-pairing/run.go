@@ -89,14 +89,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if (oneSided || stage) && !write {
 		return fail("--other-side-needs-no-change and --stage go with --write")
 	}
-	if preCommit && write {
-		return fail("--pre-commit checks; re-record with the record-translation-pairing hook or --write alone")
-	}
+	// --pre-commit with --write is a recording hook: it stages the record, so
+	// that pre-commit reads its success as success, and names hooks in messages.
+	stage = stage || preCommit && write
 	repo, err := pairing.FindRepo(dir)
 	if err != nil {
 		return fail("%v", err)
 	}
 	if preCommit {
+		repo.Fix, repo.FixOneSided = preCommitFix, preCommitFixOneSided
+	}
+	if preCommit && !write {
 		// The paths are the files pre-commit passes (staged, changed): check every
 		// pair if any of them matters, say nothing otherwise, and offer the fix
 		// as the pre-commit command that runs it.
@@ -104,7 +107,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitConfirmed
 		}
 		paths = nil
-		repo.Fix, repo.FixOneSided = preCommitFix, preCommitFixOneSided
 	}
 	if write {
 		// A signal during --write removes the temporary record being written.
