@@ -322,6 +322,23 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 // file it can open, and returns its resolved absolute path: git is given only
 // files it can read without waiting.
 func (r *Repo) checkSide(rel string) (string, error) {
+	if c, ok := r.checked[rel]; ok {
+		return c.abs, c.err
+	}
+	abs, err := r.checkSideOnce(rel)
+	if r.checked == nil {
+		r.checked = map[string]checkedSide{}
+	}
+	r.checked[rel] = checkedSide{abs, err}
+	return abs, err
+}
+
+type checkedSide struct {
+	abs string
+	err error
+}
+
+func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

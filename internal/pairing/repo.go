@@ -27,10 +27,11 @@ type Repo struct {
 	// --other-side-needs-no-change".
 	FixOneSided string
 
-	hashes map[string]string // path → git's hash of the side, asked once per run
-	noDiff bool              // verdicts without diffs: a --write's selection needs none
-	conf   *configState      // the repository-level pairing config, loaded on first use
-	listed *listing          // the repository's files, listed on first use
+	hashes  map[string]string      // path → git's hash of the side, asked once per run
+	noDiff  bool                   // verdicts without diffs: a --write's selection needs none
+	checked map[string]checkedSide // checkSide's answers, once per run
+	conf    *configState           // the repository-level pairing config, loaded on first use
+	listed  *listing               // the repository's files, listed on first use
 
 	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
 }

@@ -88,6 +88,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	// a configured set's record (group key setGroup + its path).
 	var folders []string
 	selected := map[string][]Pair{}
+	r.hashes, r.checked = nil, nil // files may have changed since the last Run
+	r.prefetchAll()
 	r.noDiff = o.Write // what is written is checked again, with diffs, afterwards
 	if len(o.Paths) == 0 {
 		dirs, how, err := r.Discover()
@@ -95,7 +97,6 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			return nil, err
 		}
 		rep.Discovery = how
-		r.prefetchAll()
 		for _, d := range dirs {
 			selected[d] = r.CheckFolder(d)
 			folders = append(folders, d)

@@ -182,7 +182,7 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		return fail("failed", err)
 	}
 	defer unlock()
-	r.conf, r.readmeNames, r.listed = nil, nil, nil
+	r.conf, r.readmeNames = nil, nil
 	r.noDiff = true
 	fresh := r.checkGroup(g)
 	r.noDiff = false
@@ -255,7 +255,7 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 	if err != nil {
 		return fail("failed", err)
 	}
-	r.conf, r.readmeNames, r.listed = nil, nil, nil
+	r.conf, r.readmeNames = nil, nil
 	var out []Pair
 	for _, p := range r.checkGroup(g) {
 		for _, q := range now {
