@@ -27,15 +27,15 @@ case "$arch" in
   *) echo "install: unsupported architecture $arch" >&2; exit 1 ;;
 esac
 tool=${TOOL:-conformance-runner}
+ext=tar.gz
+if [ "$os" = windows ]; then ext=zip; fi
 case "$tool" in
-  conformance-runner) versionarg=version ;;
-  verify-translation-pairing) versionarg=--version ;;
+  conformance-runner) versionarg=version; name="conformance-runner_${VERSION}_${os}_${arch}.${ext}" ;;
+  verify-translation-pairing) versionarg=--version; name="verify-translation-pairing_${VERSION}_${os}_${arch}.${ext}" ;;
   *) echo "install: unknown TOOL $tool" >&2; exit 1 ;;
 esac
-ext=tar.gz
 exe=$tool
-if [ "$os" = windows ]; then ext=zip; exe=$tool.exe; fi
-name="${tool}_${VERSION}_${os}_${arch}.${ext}"
+if [ "$os" = windows ]; then exe=$tool.exe; fi
 
 dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/${tool}-${VERSION}"
 mkdir -p "$dir"
