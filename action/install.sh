@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs a released conformance-runner: downloads the archive for this runner's OS and
-# architecture, checks it against the release's checksums.txt, unpacks it and puts it on
-# the PATH. Used by action.yml; runs anywhere with bash and curl.
+# Installs a released conformance-runner (or, with TOOL=verify-translation-pairing, the
+# pairing tool): downloads the archive for this runner's OS and architecture, checks it
+# against the release's checksums.txt, unpacks it and puts it on the PATH. Used by
+# action.yml and pairing-action/action.yml; runs anywhere with bash and curl.
 #
-# Environment: VERSION (e.g. 0.1.0, required), BASE_URL (default the project's GitHub
+# Environment: VERSION (e.g. 0.1.0, required), TOOL (default conformance-runner), BASE_URL (default the project's GitHub
 # releases; a file:// URL works too), RUNNER_OS and RUNNER_ARCH (as GitHub sets them; the
 # machine's own when unset), RUNNER_TEMP, GITHUB_PATH (optional).
 set -euo pipefail
@@ -25,12 +26,18 @@ case "$arch" in
   ARM64|aarch64|arm64) arch=arm64 ;;
   *) echo "install: unsupported architecture $arch" >&2; exit 1 ;;
 esac
+tool=${TOOL:-conformance-runner}
 ext=tar.gz
-exe=conformance-runner
-if [ "$os" = windows ]; then ext=zip; exe=conformance-runner.exe; fi
-name="conformance-runner_${VERSION}_${os}_${arch}.${ext}"
+if [ "$os" = windows ]; then ext=zip; fi
+case "$tool" in
+  conformance-runner) versionarg=version; name="conformance-runner_${VERSION}_${os}_${arch}.${ext}" ;;
+  verify-translation-pairing) versionarg=--version; name="verify-translation-pairing_${VERSION}_${os}_${arch}.${ext}" ;;
+  *) echo "install: unknown TOOL $tool" >&2; exit 1 ;;
+esac
+exe=$tool
+if [ "$os" = windows ]; then exe=$tool.exe; fi
 
-dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/conformance-runner-${VERSION}"
+dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/${tool}-${VERSION}"
 mkdir -p "$dir"
 cd "$dir"
 curl -fsSL --retry 3 -o "$name" "$BASE_URL/v$VERSION/$name"
@@ -50,5 +57,5 @@ chmod +x "$exe"
 if [ -n "${GITHUB_PATH:-}" ]; then
   echo "$dir" >> "$GITHUB_PATH"
 fi
-"./$exe" version
+"./$exe" "$versionarg"
 echo "installed: $dir/$exe"

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -25,6 +27,7 @@ const (
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
 		write, asJSON, fullDiff, preCommit bool
+		oneSided, stage                    bool
 		dir                                string
 		paths                              []string
 	)
@@ -44,6 +47,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			i = len(args)
 		case a == "--write" || a == "-write":
 			write = true
+		case a == "--other-side-needs-no-change":
+			oneSided = true
+		case a == "--stage":
+			stage = true
+		case a == "--version":
+			fmt.Fprintln(stdout, "verify-translation-pairing "+version())
+			return exitConfirmed
 		case a == "--json" || a == "-json":
 			asJSON = true
 		case a == "--diff" || a == "-diff":
@@ -76,14 +86,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return fail("-C %s: not a folder", pairing.QuotePath(dir))
 	}
-	if preCommit && write {
-		return fail("--pre-commit checks; re-record with the record-translation-pairing hook or --write alone")
+	if (oneSided || stage) && !write {
+		return fail("--other-side-needs-no-change and --stage go with --write")
 	}
+	// --pre-commit with --write is a recording hook: it stages the record, so
+	// that pre-commit reads its success as success, and names hooks in messages.
+	stage = stage || preCommit && write
 	repo, err := pairing.FindRepo(dir)
 	if err != nil {
 		return fail("%v", err)
 	}
 	if preCommit {
+		repo.Fix, repo.FixOneSided = preCommitFix, preCommitFixOneSided
+	}
+	if preCommit && !write {
 		// The paths are the files pre-commit passes (staged, changed): check every
 		// pair if any of them matters, say nothing otherwise, and offer the fix
 		// as the pre-commit command that runs it.
@@ -91,7 +107,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitConfirmed
 		}
 		paths = nil
-		repo.Fix = preCommitFix
 	}
 	if write {
 		// A signal during --write removes the temporary record being written.
@@ -100,19 +115,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer func() { signal.Stop(sig); close(sig) }()
 		go func() {
 			if s, ok := <-sig; ok {
-				pairing.RemoveLiveTemps()
+				pairing.Release()
 				fmt.Fprintf(stderr, "verify-translation-pairing: stopped by %v; the record was left as it was\n", s)
 				os.Exit(exitUsage)
 			}
 		}()
 	}
-	rep, err := repo.Run(pairing.Options{Dir: dir, Paths: paths, Write: write})
+	rep, err := repo.Run(pairing.Options{Dir: dir, Paths: paths, Write: write, OtherSideNeedsNoChange: oneSided})
 	if err != nil {
 		var ue *pairing.UsageError
 		if errors.As(err, &ue) {
 			return fail("%s", ue.Msg)
 		}
 		return fail("%v", err)
+	}
+	if stage {
+		if err := stageRecords(repo, rep); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
@@ -131,8 +151,47 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitNotConfirmed
 }
 
-// preCommitFix runs the recording hook of .pre-commit-hooks.yaml on a side.
-const preCommitFix = "pre-commit run record-translation-pairing --hook-stage manual --files"
+// preCommitFix runs the recording hook of .pre-commit-hooks.yaml on a side;
+// preCommitFixOneSided the hook that records a pair whose other side needs no change.
+const (
+	preCommitFix         = "pre-commit run record-translation-pairing --hook-stage manual --files"
+	preCommitFixOneSided = "pre-commit run record-translation-pairing-one-sided --hook-stage manual --files"
+)
+
+// stageRecords runs `git add` on the records a --write wrote, so that a commit
+// takes them and pre-commit, which compares the unstaged changes before and
+// after a hook, sees a recording hook succeed rather than "modify files".
+func stageRecords(repo *pairing.Repo, rep *pairing.Report) error {
+	args := []string{"-C", repo.Root, "add", "--"}
+	seen := map[string]bool{}
+	for _, p := range rep.Pairs {
+		if (p.Action == "rewrote" || p.Action == "created") && !seen[p.Record] {
+			seen[p.Record] = true
+			args = append(args, p.Record)
+		}
+	}
+	if len(seen) == 0 || repo.GitDir == "" {
+		return nil
+	}
+	if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("git add: %s", strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// version is set by the release build (-ldflags -X main.buildVersion=…); a
+// go install reports the module version.
+var buildVersion = ""
+
+func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
 
 // anyRelevant reports whether a file pre-commit passed can change a verdict; no
 // files at all (a hook run with pass_filenames off) means check everything.
@@ -175,8 +234,17 @@ func printText(w io.Writer, rep *pairing.Report, fullDiff bool) {
 			msg += ": already recorded, nothing to write"
 		case "failed":
 			msg = p.Label() + ": --write failed: " + p.WriteError
+		case "refused":
+			msg = p.Label() + ": --write refused: " + p.WriteError
 		}
 		fmt.Fprintf(w, "%-13s %s\n", p.Status, pairing.EscapeTerminal(msg))
+		for _, x := range p.Wrote {
+			from := x.From
+			if from == "" {
+				from = "(new)"
+			}
+			fmt.Fprintf(w, "%-13s wrote %s in %s: %s -> %s\n", "", pairing.EscapeTerminal(pairing.QuotePath(x.Path)), pairing.EscapeTerminal(pairing.QuotePath(p.Record)), from, x.To)
+		}
 		for _, s := range p.Sides {
 			if s.Changes != nil {
 				printChanges(w, s, fullDiff)
@@ -199,16 +267,15 @@ func printChanges(w io.Writer, s pairing.Side, fullDiff bool) {
 	const indent = "              "
 	c := s.Changes
 	path := pairing.QuotePath(s.Path)
-	from := map[string]string{"loose": "a loose object", "pack": "a packfile"}[c.Source]
 	switch {
 	case c.Source == "unavailable":
 		fmt.Fprintf(w, "%s%s: no diff: %s\n", indent, path, pairing.EscapeTerminal(c.Reason))
 		return
 	case c.Diff == "":
-		fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines; %s\n", indent, path, from, c.Added, c.Removed, c.Reason)
+		fmt.Fprintf(w, "%s%s since confirmation (git diff): +%d -%d lines; %s\n", indent, path, c.Added, c.Removed, c.Reason)
 		return
 	}
-	fmt.Fprintf(w, "%s%s since confirmation (confirmed blob read from %s): +%d -%d lines\n", indent, path, from, c.Added, c.Removed)
+	fmt.Fprintf(w, "%s%s since confirmation (git diff): +%d -%d lines\n", indent, path, c.Added, c.Removed)
 	lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
 	lines = lines[2:] // the ---/+++ header repeats the path
 	shown := lines

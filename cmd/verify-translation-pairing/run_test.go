@@ -50,12 +50,20 @@ func TestSeedChangedThenRewritten(t *testing.T) {
 	put(t, root, seedFolder+"/README.zh.md", get(t, root, seedFolder+"/README.zh.md")+"\n新增一段。\n")
 	r := cli(root)
 	want := "changed       " + seedFolder + "/README.zh.md changed since confirmation; bring " + seedFolder +
-		"/README.md along, then re-record with: verify-translation-pairing --write " + seedFolder + "/README.md\n"
+		"/README.md along, then re-record with: verify-translation-pairing --write " + seedFolder + "/README.md (if " +
+		seedFolder + "/README.md needs no change: verify-translation-pairing --write --other-side-needs-no-change " + seedFolder + "/README.md)\n"
 	if r.code != 1 || !strings.HasPrefix(r.stdout, want) || !strings.HasSuffix(r.stdout, "1 pair: 0 confirmed, 1 not confirmed\n") {
 		t.Fatalf("exit %d\n%s\nwant prefix:\n%s", r.code, r.stdout, want)
 	}
-	// Run from inside the package folder, as a person would, flag after the path.
-	r = cli(filepath.Join(root, seedFolder), "README.md", "--write")
+	// Only one side changed: --write alone refuses, and writes nothing.
+	if r = cli(filepath.Join(root, seedFolder), "README.md", "--write"); r.code != 1 || !strings.Contains(r.stdout, "--write refused: only ") {
+		t.Fatalf("one-sided --write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := get(t, root, seedFolder+"/README.i18n.yaml"); got != before {
+		t.Fatalf("a refused --write changed the record:\n%s", got)
+	}
+	// Run from inside the package folder, as a person would, flags after the path.
+	r = cli(filepath.Join(root, seedFolder), "README.md", "--write", "--other-side-needs-no-change")
 	if r.code != 0 || !strings.Contains(r.stdout, "re-recorded the current hashes") {
 		t.Fatalf("--write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -229,6 +237,7 @@ func TestWriteRefusals(t *testing.T) {
 			os.Rename(filepath.Join(root, "README.i18n.yaml"), filepath.Join(root, "real.yaml"))
 			os.Symlink("real.yaml", filepath.Join(root, "README.i18n.yaml"))
 			put(t, root, "README.md", "changed\n")
+			put(t, root, "README.zh.md", "改了\n")
 		}, "README.md", "is a symbolic link; --write replaces only regular files"},
 	}
 	// Every case starts from this recorded pair, each in its own copy.
@@ -309,7 +318,8 @@ func runAsNobody(t *testing.T, root string, args ...string) result {
 	os.Chmod(root, 0o755)
 	var out, errOut strings.Builder
 	cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
-	cmd.Env = append(os.Environ(), "VTP_RUN_MAIN=1")
+	// git refuses a repository another user owns unless told it is safe.
+	cmd.Env = append(os.Environ(), "VTP_RUN_MAIN=1", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*")
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	err = cmd.Run()
@@ -387,11 +397,11 @@ func TestJSON(t *testing.T) {
 			"status": "changed", "record": "README.i18n.yaml",
 			"sides": []any{
 				map[string]any{"path": "README.md", "state": "changed", "recorded": rec[len(rec)-3], "current": current[0],
-					"changes": map[string]any{"source": "loose", "added": 1.0, "removed": 1.0,
+					"changes": map[string]any{"source": "git", "added": 1.0, "removed": 1.0,
 						"diff": "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-hello\n+hello, world\n"}},
 				map[string]any{"path": "README.zh.md", "state": "unchanged", "recorded": rec[len(rec)-1], "current": current[1]},
 			},
-			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md",
+			"message": "README.md changed since confirmation; bring README.zh.md along, then re-record with: verify-translation-pairing --write README.md (if README.zh.md needs no change: verify-translation-pairing --write --other-side-needs-no-change README.md)",
 		}},
 		"summary": map[string]any{"pairs": 1.0, "confirmed": 0.0, "notConfirmed": 1.0, "byStatus": map[string]any{"changed": 1.0}},
 	}

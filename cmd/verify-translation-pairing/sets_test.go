@@ -211,8 +211,8 @@ func TestChangesSinceConfirmation(t *testing.T) {
 	r := cli(root)
 	for _, want := range []string{
 		"both-changed  README.md and README.zh.md both changed since confirmation",
-		"              README.md since confirmation (confirmed blob read from a loose object): +1 -1 lines\n                @@ -1,3 +1,3 @@\n                 # Title\n                 \n                -First paragraph.\n                +First paragraph, edited.\n",
-		"              README.zh.md since confirmation (confirmed blob read from a loose object): +2 -0 lines\n",
+		"              README.md since confirmation (git diff): +1 -1 lines\n                @@ -1,3 +1,3 @@\n                 # Title\n                 \n                -First paragraph.\n                +First paragraph, edited.\n",
+		"              README.zh.md since confirmation (git diff): +2 -0 lines\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -225,7 +225,7 @@ func TestChangesSinceConfirmation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range rep.Pairs[0].Sides {
-		if s.Changes == nil || s.Changes.Source != "pack" || !strings.HasPrefix(s.Changes.Diff, "--- a/"+s.Path+"\n+++ b/"+s.Path+"\n@@ ") {
+		if s.Changes == nil || s.Changes.Source != "git" || !strings.HasPrefix(s.Changes.Diff, "--- a/"+s.Path+"\n+++ b/"+s.Path+"\n@@ ") {
 			t.Errorf("side %s: changes %+v", s.Path, s.Changes)
 		}
 	}
@@ -318,7 +318,7 @@ func TestLinkedWorktreeSha256Packed(t *testing.T) {
 	}
 	put(t, wt, "README.zh.md", "一\n二\n")
 	r := cli(wt)
-	if r.code != 1 || !strings.Contains(r.stdout, "README.zh.md since confirmation (confirmed blob read from a packfile): +1 -0 lines\n                @@ -1 +1,2 @@\n                 一\n                +二\n") {
+	if r.code != 1 || !strings.Contains(r.stdout, "README.zh.md since confirmation (git diff): +1 -0 lines\n                @@ -1 +1,2 @@\n                 一\n                +二\n") {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
 }

@@ -30,15 +30,14 @@ docs/zh-cn/a/b.md); a file matching two patterns belongs to the one with more
 literal characters (guide.zh.md is zh); a document in one language only is
 left alone until it has a translation.
 
-Hashes are of the blob git would store, as ` + "`git add`" + ` computes it: the
-end-of-line conversions of core.autocrlf and .gitattributes (text, eol, crlf,
-binary, -text) and ident; SHA-256 in a sha256 repository. No git binary is
-needed. A file git would pass through a clean filter or working-tree-encoding
-is reported unreadable (hashing it needs git).
+Hashes are git's: one ` + "`git hash-object --stdin-paths`" + ` for every side, so
+the blob is the one ` + "`git add`" + ` stores (filters, end-of-line conversion,
+attributes; SHA-256 in a sha256 repository). git must be on the PATH; each git
+call is bounded in time (30 s) and output, and a failure quotes git.
 
-For a changed side, the confirmed blob is read from the repository's objects
-(loose or packed, deltas resolved; the output says which) and what changed is
-shown as a diff (20 lines a side in text, --diff for all, --json up to 64 KiB).
+For a changed side, the confirmed blob is read with ` + "`git cat-file --batch`" + ` and
+what changed is ` + "`git diff --no-index --numstat`" + ` against the side as git would
+store it (20 lines a side in text, --diff for all, --json up to 64 KiB).
 
 With no path, every pair in the repository is checked (files git lists, tracked
 or not ignored; a folder walk outside git). A path names a record or one side
@@ -92,10 +91,10 @@ const jsonSchema = `--json prints one object:
                 changes?}], state one of unchanged, changed, missing,
                 unreadable, unrecorded; pathQuoted (git-style quoting)
                 only for a path that is not valid UTF-8;
-                conversion {eol?: "crlf-to-lf", ident?: true} when the blob
-                differs from the file's bytes;
-                changes (a changed side) {source: "loose", "pack" or
-                "unavailable", reason?, added?, removed?, diff?, truncated?}
+                conversion {raw, attributes?} when git's blob differs from
+                the file's bytes (raw: their hash; attributes: git check-attr);
+                changes (a changed side) {source: "git" or "unavailable",
+                reason?, added?, removed?, diff?, truncated?}
     message     the text line's explanation
     line        record line of a malformed verdict (when known)
     action      with --write: rewrote, created, unchanged or failed

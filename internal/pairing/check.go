@@ -58,12 +58,10 @@ type Side struct {
 	Current    string    `json:"current,omitempty"`  // the hash of the file now; "" when it cannot be read
 	Problem    string    `json:"problem,omitempty"`  // why it is missing or unreadable
 	// Conversion is set when the blob git would store differs from the file's
-	// bytes (end-of-line conversion, ident): the hashes are of the converted blob.
+	// bytes: the hashes are of git's blob.
 	Conversion *Conversion `json:"conversion,omitempty"`
 	// Changes says what changed since the confirmed state, for a changed side.
 	Changes *Changes `json:"changes,omitempty"`
-
-	blob []byte // the blob git would store now, for a diff
 }
 
 // Pair is the verdict on one record, or on one set of unrecorded translations.
@@ -77,8 +75,11 @@ type Pair struct {
 	Message string `json:"message"`
 	// Line is the record line a Malformed verdict points at, 0 when none applies.
 	Line int `json:"line,omitempty"`
-	// Action says what --write did: "rewrote", "created", "unchanged" or "failed".
+	// Action says what --write did: "rewrote", "created", "unchanged", "failed",
+	// or "refused" (one side changed, and Options.OtherSideNeedsNoChange not given).
 	Action string `json:"action,omitempty"`
+	// Wrote lists every hash --write changed or added in the record for this pair.
+	Wrote []Written `json:"wrote,omitempty"`
 	// WriteError explains a failed --write.
 	WriteError string `json:"writeError,omitempty"`
 	// Set names the configured set (ConfigName) the pair belongs to; "" for a
@@ -92,7 +93,7 @@ type Pair struct {
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
-func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" }
+func (p Pair) OK() bool { return p.Status == Confirmed && p.Action != "failed" && p.Action != refused }
 
 // Label names the pair's sides for output: "docs/README.md <-> docs/README.zh.md".
 func (p Pair) Label() string {
@@ -222,9 +223,14 @@ type recorded struct{ path, hash string }
 func (r *Repo) judge(p *Pair, sides []recorded) {
 	recRel := p.Record
 	var changed, missing, unreadable []string
+	var paths []string
+	for _, e := range sides {
+		paths = append(paths, e.path)
+	}
+	r.prefetch(paths)
 	for _, e := range sides {
 		s := Side{Path: e.path, Recorded: e.hash}
-		blob, h, conv, err := r.sideBlob(s.Path)
+		h, err := r.hashSide(s.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			s.State, s.Problem = SideMissing, plainErr(err)
@@ -235,20 +241,18 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		case h == e.hash:
 			s.State, s.Current = SideUnchanged, h
 		default:
-			s.State, s.Current, s.blob = SideChanged, h, blob
+			s.State, s.Current = SideChanged, h
 			changed = append(changed, QuotePath(s.Path))
 		}
-		if conv != (Conversion{}) {
-			c := conv
-			s.Conversion = &c
+		if s.Current != "" {
+			s.Conversion = r.conversion(s.Path, s.Current)
 		}
 		p.Sides = append(p.Sides, s)
 	}
 	for i := range p.Sides {
-		if s := &p.Sides[i]; s.State == SideChanged {
-			c := r.changesSince(s.Path, s.Recorded, s.blob)
+		if s := &p.Sides[i]; s.State == SideChanged && !r.noDiff {
+			c := r.changesSince(s.Path, s.Recorded)
 			s.Changes = &c
-			s.blob = nil
 		}
 	}
 	writeHint := r.fixCommand(p.Sides[0].Path)
@@ -271,8 +275,8 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 				others = append(others, QuotePath(s.Path))
 			}
 		}
-		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s",
-			changed[0], list(others), writeHint)
+		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
+			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
 	default:
 		p.Status = BothChanged
 		adverb := ""
@@ -287,53 +291,122 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 	}
 }
 
-// changesSince diffs the confirmed blob, read from the repository's objects, with
-// the blob the side would be stored as now.
-func (r *Repo) changesSince(rel, oid string, now []byte) Changes {
+// changesSince diffs the confirmed blob, read through `git cat-file`, with the
+// side as git would store it now.
+func (r *Repo) changesSince(rel, oid string) Changes {
 	if r.GitDir == "" {
 		return Changes{Source: "unavailable", Reason: "not a git repository: the confirmed state is not stored anywhere"}
 	}
-	old, src, err := r.objects().readBlob(oid)
+	// git opens a loose object without checking its type: a named pipe there
+	// would hold it until the timeout.
+	if info, err := os.Stat(filepath.Join(r.GitDir, "objects", oid[:2], oid[2:])); err == nil && !info.Mode().IsRegular() {
+		return Changes{Source: "unavailable", Reason: fmt.Sprintf("loose object %s: not a regular file (%s)", oid, describeMode(info.Mode()))}
+	}
+	blobs, err := r.catBlobs([]string{oid})
 	if err != nil {
-		if errors.Is(err, errNoObject) {
-			return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
-		}
 		return Changes{Source: "unavailable", Reason: err.Error()}
 	}
-	c := diffBlobs(rel, old, now)
-	c.Source = string(src)
+	old, ok := blobs[oid]
+	if !ok {
+		return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
+	}
+	c, err := r.gitDiff(rel, old)
+	if err != nil {
+		return Changes{Source: "unavailable", Reason: err.Error()}
+	}
+	c.Source = "git"
 	return c
 }
 
-// hashSide hashes a side after checking that it stays inside the repository.
-func (r *Repo) hashSide(rel string) (string, error) {
-	_, h, _, err := r.sideBlob(rel)
-	return h, err
+// checkSide checks that a side stays inside the repository and is a regular
+// file it can open, and returns its resolved absolute path: git is given only
+// files it can read without waiting.
+func (r *Repo) checkSide(rel string) (string, error) {
+	if c, ok := r.checked[rel]; ok {
+		return c.abs, c.err
+	}
+	abs, err := r.checkSideOnce(rel)
+	if r.checked == nil {
+		r.checked = map[string]checkedSide{}
+	}
+	r.checked[rel] = checkedSide{abs, err}
+	return abs, err
 }
 
-// sideBlob reads a side, after checking that it stays inside the repository and
-// is a regular file, and returns the blob git would store for it (the clean-side
-// conversions applied) and that blob's hash.
-func (r *Repo) sideBlob(rel string) ([]byte, string, Conversion, error) {
+type checkedSide struct {
+	abs string
+	err error
+}
+
+func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-				return nil, "", Conversion{}, fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
+				return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 			}
 		}
-		return nil, "", Conversion{}, err
+		return "", err
+	}
+	f, err := openRegular(abs)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > maxDocument {
+		return "", fmt.Errorf("larger than %d bytes", maxDocument)
+	}
+	return abs, nil
+}
+
+// hashSide returns git's hash of a side after checking it (checkSide).
+func (r *Repo) hashSide(rel string) (string, error) {
+	if _, err := r.checkSide(rel); err != nil {
+		return "", err
+	}
+	hs, err := r.hashSides([]string{rel})
+	if err != nil {
+		return "", err
+	}
+	return hs[rel], nil
+}
+
+// prefetch hashes, in one git call, every path that checks out as a side, so
+// that a repository with many pairs costs one `git hash-object` and not one a
+// side. A failing batch is left to the calls for single sides, which then name
+// the side git refused.
+func (r *Repo) prefetch(rels []string) {
+	var ok []string
+	for _, rel := range rels {
+		if _, err := r.checkSide(rel); err == nil {
+			ok = append(ok, rel)
+		}
+	}
+	r.hashSides(ok)
+}
+
+// conversion says how git's blob of a side differs from the file's bytes, or
+// nil when it does not.
+func (r *Repo) conversion(rel, gitHash string) *Conversion {
+	abs, err := r.checkSide(rel)
+	if err != nil {
+		return nil
 	}
 	data, err := readRegular(abs, maxDocument)
-	if err != nil {
-		return nil, "", Conversion{}, err
+	if err != nil || rawHash(r.Format, data) == gitHash {
+		return nil
 	}
-	blob, conv, err := r.toGit(rel, data)
-	if err != nil {
-		return nil, "", Conversion{}, err
-	}
-	h, err := BlobHash(r.Format, blob)
-	return blob, h, conv, err
+	return &Conversion{Raw: rawHash(r.Format, data), Attributes: r.checkAttrs(rel)}
+}
+
+// Conversion is set on a side whose blob, as git would store it, differs from
+// the file's bytes (end-of-line conversion, ident, a clean filter).
+type Conversion struct {
+	// Raw is the hash of the file's own bytes (`git hash-object --no-filters`).
+	Raw string `json:"raw"`
+	// Attributes are the settings that shape the blob, as `git check-attr`
+	// and `git config core.autocrlf` give them.
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 // unrecorded finds README.<lang>.md files beside README.md that no record names.

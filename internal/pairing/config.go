@@ -42,7 +42,7 @@ type pairSet struct {
 	Record    string // repository-relative path of the set's record
 	recordDir string
 	langs     []setLang
-	exclude   []string
+	exclude   []setLang
 	line      int
 }
 
@@ -159,7 +159,11 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 					if e.Kind != yaml.ScalarNode || e.Value == "" {
 						return fail(e.Line, "an exclude pattern must be a string")
 					}
-					s.exclude = append(s.exclude, e.Value)
+					x, err := compilePattern(e.Value)
+					if err != nil {
+						return fail(e.Line, "exclude pattern %q: %s", e.Value, err)
+					}
+					s.exclude = append(s.exclude, x)
 				}
 			default:
 				return fail(k.Line, "unknown key %q in a set (name, record, languages, exclude)", k.Value)
@@ -297,7 +301,7 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 		return "", "", false
 	}
 	for _, e := range s.exclude {
-		if wildmatch(e, rel, true) {
+		if e.re.MatchString(rel) {
 			return "", "", false
 		}
 	}

@@ -15,14 +15,13 @@
 // same-folder suffixes), any language tags, one record per set holding several
 // documents, its keys slash-separated paths below its own folder.
 //
-// Hashes are SHA-1, or SHA-256 when the repository's extensions.objectformat says
-// so, of the blob git would store: the clean-side conversions git applies
-// (core.autocrlf, the text, eol, crlf and ident attributes of .gitattributes,
-// info/attributes and the global attributes file, and git's "safer autocrlf"
-// that keeps CRLF a file already has in the index) are reproduced without running
-// git. A clean filter or working-tree-encoding would need git, and is reported.
-// For a changed side, the confirmed blob is read from the object database (loose
-// objects, or packfiles with their deltas) and diffed with the current one.
+// Hashes are what git says: `git hash-object --stdin-paths` for every side at
+// once, so git's own filters, attributes (its limits included) and object
+// format apply by construction. For a changed side, the confirmed blob comes
+// from `git cat-file --batch` and what changed from `git diff --no-index
+// --numstat`. Each git call is bounded in time (GitTimeout) and output, and a
+// failure is a *GitError in git's own words. Outside a repository, git hashes
+// without one (SHA-1), and no diff is possible.
 //
 // Every pair gets exactly one Status; Repo.Run returns them in a Report, the
 // document the command's --json prints. Nothing outside the repository is read or

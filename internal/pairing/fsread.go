@@ -54,3 +54,21 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// openForHash opens a side for reading. It is a variable so tests running as root,
+// whom file modes do not stop, can still exercise a permission error.
+var openForHash = openNonBlocking
+
+func describeMode(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}

@@ -17,79 +17,21 @@ func QuotePath(p string) string {
 	if !needsQuote(p) {
 		return p
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(p); {
-		c := p[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '\a':
-				b.WriteString(`\a`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\v':
-				b.WriteString(`\v`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			default:
-				if c < 0x20 || c == 0x7f {
-					octal(&b, c)
-				} else {
-					b.WriteByte(c)
-				}
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {
-			for j := 0; j < size; j++ {
-				octal(&b, p[i+j])
-			}
-		} else {
-			b.WriteString(p[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
+	return `"` + escape(p, true) + `"`
 }
 
 func needsQuote(p string) bool {
-	for i := 0; i < len(p); {
-		c := p[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f || c == '"' || c == '\\' {
-				return true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {
-			return true
-		}
-		i += size
-	}
-	return false
+	return strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) })
 }
 
-// unsafeRune reports the valid code points a terminal may act on rather than show.
+// unsafeRune reports the code points a terminal may act on rather than show,
+// and utf8.RuneError, which stands for bytes that are not UTF-8.
 func unsafeRune(r rune) bool {
 	return (r >= 0x80 && r <= 0x9f) || // C1 controls, CSI (U+009B) among them
 		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || // bidi embeddings, overrides, isolates
 		r == 0x200e || r == 0x200f || r == 0x061c || // direction marks
-		r == 0x2028 || r == 0x2029 || r == 0xfeff // line and paragraph separators, BOM
+		r == 0x2028 || r == 0x2029 || r == 0xfeff || // line and paragraph separators, BOM
+		r == utf8.RuneError
 }
 
 func octal(b *strings.Builder, c byte) {
@@ -103,16 +45,23 @@ func octal(b *strings.Builder, c byte) {
 // C escape, without surrounding quotes: for printing a file's own lines (a diff)
 // where a quote or backslash is just text but an escape sequence must not reach
 // the terminal. Tabs stay tabs.
-func EscapeTerminal(s string) string {
+func EscapeTerminal(s string) string { return escape(s, false) }
+
+// escape writes s with C escapes: in a quoted path (path) also for quotes,
+// backslashes and tabs, and with git's short escapes (\t, \n …).
+func escape(s string, path bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '\t':
+			switch e := strings.IndexByte("\a\b\t\n\v\f\r\"\\", c); {
+			case !path && c == '\t', !path && (c == '"' || c == '\\'):
 				b.WriteByte(c)
-			case c == '\r':
+			case !path && c == '\r':
 				b.WriteString(`\r`)
+			case path && e >= 0:
+				b.WriteByte('\\')
+				b.WriteByte("abtnvfr\"\\"[e])
 			case c < 0x20 || c == 0x7f:
 				octal(&b, c)
 			default:
@@ -122,7 +71,7 @@ func EscapeTerminal(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {
+		if unsafeRune(r) {
 			for j := 0; j < size; j++ {
 				octal(&b, s[i+j])
 			}

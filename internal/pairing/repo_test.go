@@ -3,9 +3,8 @@ package pairing
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestFindRepo(t *testing.T) {
@@ -36,16 +35,16 @@ func TestFindRepo(t *testing.T) {
 		if repo.Root != wt || repo.Format != SHA256 {
 			t.Errorf("got root %s format %s, want %s sha256", repo.Root, repo.Format, wt)
 		}
-		got, _ := HashFile(repo.Format, filepath.Join(wt, "README.md"))
+		got, _ := repo.hashSide("README.md")
 		if want := git(t, wt, "hash-object", "README.md"); got != want {
 			t.Errorf("hash in worktree %s, git %s", got, want)
 		}
 	})
-	t.Run("gitdir file with a relative path", func(t *testing.T) {
+	t.Run("separate git dir, its .git file relative", func(t *testing.T) {
 		base := t.TempDir()
-		gitDir := filepath.Join(base, "modules", "sub")
-		writeFile(t, filepath.Join(gitDir, "config"), "[core]\n\trepositoryformatversion = 1\n[Extensions]\n\tObjectFormat = \"sha256\" ; comment\n")
 		work := filepath.Join(base, "work")
+		os.MkdirAll(filepath.Join(base, "modules"), 0o755)
+		git(t, base, "init", "-q", "--object-format=sha256", "--separate-git-dir", filepath.Join(base, "modules", "sub"), work)
 		writeFile(t, filepath.Join(work, ".git"), "gitdir: ../modules/sub\n")
 		repo, err := FindRepo(work)
 		if err != nil {
@@ -67,9 +66,11 @@ func TestFindRepo(t *testing.T) {
 	})
 	t.Run("unknown object format", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, ".git", "config"), "[extensions]\n\tobjectformat = sha512\n")
-		if _, err := FindRepo(dir); err == nil {
-			t.Error("want an error for sha512")
+		git(t, dir, "init", "-q")
+		git(t, dir, "config", "core.repositoryformatversion", "1")
+		git(t, dir, "config", "extensions.objectformat", "sha512")
+		if _, err := FindRepo(dir); err == nil || !strings.Contains(err.Error(), "sha512") {
+			t.Errorf("want git's error naming sha512, got %v", err)
 		}
 	})
 	t.Run("broken gitdir file", func(t *testing.T) {
@@ -79,29 +80,6 @@ func TestFindRepo(t *testing.T) {
 			t.Error("want an error for a .git file without gitdir:")
 		}
 	})
-}
-
-func TestGitConfigValue(t *testing.T) {
-	tests := []struct {
-		config string
-		want   string
-		ok     bool
-	}{
-		{"[extensions]\n\tobjectformat = sha256\n", "sha256", true},
-		{"[EXTENSIONS]\nObjectFormat=sha256 # trailing\n", "sha256", true},
-		{"[extensions]\nobjectformat = sha1\n[extensions]\nobjectformat = sha256\n", "sha256", true},
-		{"[extensions \"x\"]\nobjectformat = sha256\n", "", false},
-		{"[core]\nobjectformat = sha256\n", "", false},
-		{"# [extensions]\n; objectformat = sha256\n", "", false},
-		{"[extensions]\n\tobjectformat = \"sha256\"\n", "sha256", true},
-		{"[extensions] objectformat = sha256\n", "sha256", true},
-	}
-	for _, tt := range tests {
-		got, ok := gitConfigValue([]byte(tt.config), "extensions", "objectformat")
-		if diff := cmp.Diff([]any{tt.want, tt.ok}, []any{got, ok}); diff != "" {
-			t.Errorf("%q (-want +got):\n%s", tt.config, diff)
-		}
-	}
 }
 
 func TestIsTranslationName(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -48,6 +49,20 @@ type Options struct {
 	Paths []string
 	// Write re-records the current hashes of the named pairs (Paths must not be empty).
 	Write bool
+	// OtherSideNeedsNoChange lets Write re-record a pair of which only one side
+	// changed since confirmation: a person decided the others need no change.
+	// Without it such a pair is refused (Action "refused").
+	OtherSideNeedsNoChange bool
+	// LockWait is how long Write waits for another writer of a record; 0 means
+	// the package's LockWait.
+	LockWait time.Duration
+}
+
+func (o Options) lockWait() time.Duration {
+	if o.LockWait > 0 {
+		return o.LockWait
+	}
+	return LockWait
 }
 
 // UsageError is a mistake in what the user asked for (exit status 2), as opposed to
@@ -73,6 +88,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	// a configured set's record (group key setGroup + its path).
 	var folders []string
 	selected := map[string][]Pair{}
+	r.hashes, r.checked = nil, nil // files may have changed since the last Run
+	r.prefetchAll()
+	r.noDiff = o.Write // what is written is checked again, with diffs, afterwards
 	if len(o.Paths) == 0 {
 		dirs, how, err := r.Discover()
 		if err != nil {
@@ -127,6 +145,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			}
 		}
 	}
+	r.noDiff = false
 	for _, folder := range folders {
 		pairs := selected[folder]
 		if set, ok := strings.CutPrefix(folder, setGroup); ok {
@@ -135,8 +154,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
 				rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
 			}
-			if o.Write && len(pairs) > 0 && pairs[0].set != nil {
-				pairs = r.writeSet(pairs[0].set, pairs)
+			if o.Write && len(pairs) > 0 {
+				pairs = r.writeGroup(folder, pairs, o)
 			}
 			rep.Pairs = append(rep.Pairs, pairs...)
 			continue
@@ -145,12 +164,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			rep.RemovedTemps = append(rep.RemovedTemps, join(folder, n))
 		}
 		if o.Write {
-			pairs = r.writeFolder(folder, pairs)
+			pairs = r.writeGroup(folder, pairs, o)
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
-	}
-	if r.store != nil {
-		r.store.close() // the pack indexes it opened
 	}
 	rep.Summary.ByStatus = map[Status]int{}
 	for i := range rep.Pairs {
@@ -172,6 +188,22 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// prefetchAll hashes, in one git call, every listed file that can be a side:
+// README.md, README.<lang>.md, and the documents of configured sets.
+func (r *Repo) prefetchAll() {
+	files, _, err := r.listFiles()
+	if err != nil {
+		return
+	}
+	var sides []string
+	for _, f := range files {
+		if b := path.Base(f); b == BaseName || IsTranslationName(b) || r.covered(f) {
+			sides = append(sides, f)
+		}
+	}
+	r.prefetch(sides)
 }
 
 // setGroup prefixes the group key of a configured set's pairs; no folder name
@@ -248,38 +280,6 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 func hasPair(ps []Pair, p Pair) bool {
 	for _, q := range ps {
 		if q.Record == p.Record && q.Status == p.Status && q.Label() == p.Label() {
-			return true
-		}
-	}
-	return false
-}
-
-// writeFolder writes one folder's selected pairs and returns the fresh verdicts of
-// what it wrote, so the output shows the state on disk, not the intent.
-func (r *Repo) writeFolder(folder string, pairs []Pair) []Pair {
-	action, err := r.write(folder, pairs)
-	if err != nil {
-		for i := range pairs {
-			pairs[i].Action, pairs[i].WriteError = "failed", err.Error()
-		}
-		return pairs
-	}
-	var out []Pair
-	for _, p := range r.CheckFolder(folder) {
-		if p.Status == Unrecorded && !anyUnrecorded(pairs) {
-			continue // translations the user did not name stay as they were, unreported
-		}
-		if p.Status != Unrecorded {
-			p.Action = action
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-func anyUnrecorded(ps []Pair) bool {
-	for _, p := range ps {
-		if p.Status == Unrecorded {
 			return true
 		}
 	}

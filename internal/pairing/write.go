@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -34,9 +34,8 @@ var ops = fileOps{
 // flushes it to disk, reads it back and compares, renames it over path, then
 // flushes the folder so the rename itself survives a power cut, and reads path
 // back once more. On any failure before the rename the temporary file is removed
-// and path is untouched. A temporary file is locked while it lives, so
-// RemoveStaleTemps can tell one a killed run left from one being written, and it
-// is removed by RemoveLiveTemps when the process is told to stop.
+// and path is untouched. A temporary file is removed by Release when the
+// process is told to stop; one a killed process left, by RemoveStaleTemps.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -49,9 +48,8 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	name := tmp.Name()
-	live.add(name)
-	defer live.remove(name)
-	lockTemp(tmp)
+	hold(name, true)
+	defer hold(name, false)
 	defer func() {
 		if err != nil {
 			tmp.Close()
@@ -98,69 +96,38 @@ func readBack(path string, data []byte) error {
 	return nil
 }
 
-// liveTemps are the temporary files this process is writing right now.
-type liveTemps struct {
-	mu    sync.Mutex
-	names map[string]bool
-}
-
-var live = &liveTemps{names: map[string]bool{}}
-
-func (l *liveTemps) add(n string) {
-	l.mu.Lock()
-	l.names[n] = true
-	l.mu.Unlock()
-}
-
-func (l *liveTemps) remove(n string) {
-	l.mu.Lock()
-	delete(l.names, n)
-	l.mu.Unlock()
-}
-
-// RemoveLiveTemps removes the temporary files a write in progress has created: a
-// command calls it when a signal tells it to stop, so an interrupted --write
-// leaves nothing behind but the record as it was.
-func RemoveLiveTemps() {
-	live.mu.Lock()
-	defer live.mu.Unlock()
-	for n := range live.names {
-		os.Remove(n)
-		delete(live.names, n)
-	}
-}
-
-// RemoveStaleTemps removes, in dir, the temporary files WriteFileAtomic leaves
-// for base when its process is killed before it can clean up (".README.i18n.yaml.
-// <digits>.tmp"). A file another process is still writing is locked and left
-// alone; where locks are not available, only files older than a minute go.
-// It returns the names it removed.
+// RemoveStaleTemps removes, in dir, the temporary files a --write of base left
+// when its process was killed before it could clean up (".README.i18n.yaml.
+// <digits>.tmp" and ".pid"). It takes the record's lock first, without waiting:
+// while another --write holds it, its files are live and stay. It returns the
+// names it removed.
 func RemoveStaleTemps(dir, base string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	prefix := "." + base + "."
-	var removed []string
+	var stale []string
 	for _, e := range entries {
-		n := e.Name()
-		mid, ok := strings.CutPrefix(n, prefix)
-		if !ok {
-			continue
+		mid, ok := strings.CutPrefix(e.Name(), "."+base+".")
+		digits, ok2 := strings.CutSuffix(mid, ".tmp")
+		if !ok2 {
+			digits, ok2 = strings.CutSuffix(mid, ".pid")
 		}
-		digits, ok := strings.CutSuffix(mid, ".tmp")
-		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
-			continue
+		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() {
+			stale = append(stale, e.Name())
 		}
-		p := filepath.Join(dir, n)
-		info, err := os.Lstat(p)
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		if !staleTemp(p, info) {
-			continue
-		}
-		if os.Remove(p) == nil {
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	unlock, err := lockRecord(filepath.Join(dir, base), 0)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
+	var removed []string
+	for _, n := range stale {
+		if os.Remove(filepath.Join(dir, n)) == nil {
 			removed = append(removed, n)
 		}
 	}
@@ -176,112 +143,277 @@ func syncDir(dir string) {
 	}
 }
 
-// write re-records the pairs selected in one folder. selected holds the verdicts
-// of that folder the user named: its record pair, its unrecorded translations, or
-// both. Only the sides of a selected pair get current hashes: adding a new
-// translation to a record leaves the hashes of the sides already in it alone.
-func (r *Repo) write(folder string, selected []Pair) (action string, err error) {
-	var recPair, newPair *Pair
-	for i := range selected {
-		if selected[i].Status == Unrecorded {
-			newPair = &selected[i]
-		} else {
-			recPair = &selected[i]
+// Written is one hash a --write put in a record.
+type Written struct {
+	Path string `json:"path"`
+	From string `json:"from,omitempty"` // the hash it replaced; "" for a side added
+	To   string `json:"to"`
+}
+
+// A write refused by decision rather than failed: one side changed and nobody
+// said the other needs no change.
+const refused = "refused"
+
+// writeGroup re-records the selected pairs of one record (a README folder's, or
+// a set's, group key g) under the record's lock: the record is read again once
+// the lock is held, so a --write that ran meanwhile is built on, not undone. It
+// returns the verdicts as they are on disk afterwards.
+func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
+	fail := func(action string, err error) []Pair {
+		for i := range selected {
+			selected[i].Action, selected[i].WriteError = action, err.Error()
+		}
+		return selected
+	}
+	set, isSet := strings.CutPrefix(g, setGroup)
+	recRel := join(g, RecordName)
+	if isSet {
+		recRel = set
+		if err := r.makeRecordFolder(recRel); err != nil {
+			return fail("failed", err)
 		}
 	}
-	recRel := join(folder, RecordName)
-	recAbs := r.Abs(recRel)
-	var rec *Record
-	if recPair != nil {
-		switch recPair.Status {
-		case Malformed, Unreadable:
-			return "", fmt.Errorf("%s; fix or delete %s first", strings.TrimPrefix(recPair.Message, QuotePath(recRel)+": "), QuotePath(recRel))
-		case Missing:
-			return "", fmt.Errorf("%s", recPair.Message)
+	unlock, err := lockRecord(r.Abs(recRel), o.lockWait())
+	if err != nil {
+		var le *LockError
+		if !errors.As(err, &le) {
+			err = writeErr(recRel, err)
 		}
-		rec = recPair.record
-	} else if newPair != nil {
-		// The user named only a new translation; the folder may still have a record.
-		for _, p := range r.CheckFolder(folder) {
-			if p.Status == Malformed || p.Status == Unreadable {
-				return "", fmt.Errorf("%s; fix or delete %s first", p.Message, QuotePath(recRel))
+		return fail("failed", err)
+	}
+	defer unlock()
+	r.conf, r.readmeNames = nil, nil
+	r.noDiff = true
+	fresh := r.checkGroup(g)
+	r.noDiff = false
+	var now []Pair // the fresh verdicts of what the user named
+	for _, p := range fresh {
+		if p.record == nil && (p.Status == Malformed || p.Status == Unreadable) {
+			now = append(now, p) // a record that cannot be read answers for all it would name
+			continue
+		}
+		for _, q := range selected {
+			if (p.Status == Unrecorded) == (q.Status == Unrecorded) && (p.doc == q.doc && isSet || !isSet && (p.Status != Unrecorded || shareSide(p, q))) {
+				now = append(now, p)
+				break
 			}
+		}
+	}
+	if len(now) == 0 {
+		return fail("failed", errors.New("what was named changed while waiting for the lock; check again"))
+	}
+	var rec *Record
+	hashes := map[string]string{}
+	var add []Entry
+	todo := false
+	name := func(rel string) string { return strings.TrimPrefix(rel, path.Dir(recRel)+"/") }
+	for _, p := range now {
+		switch {
+		case p.Status == Malformed || p.Status == Unreadable:
+			msg := strings.TrimPrefix(p.Message, QuotePath(recRel)+": ")
+			if p.record == nil {
+				msg += "; fix or delete " + QuotePath(recRel) + " first"
+			}
+			return fail("failed", errors.New(msg))
+		case p.Status == Missing:
+			return fail("failed", errors.New(p.Message))
+		case p.Status == Changed && !o.OtherSideNeedsNoChange:
+			return fail(refused, errors.New(r.oneSided(p)))
+		}
+		if p.record != nil {
+			rec = p.record
+		}
+		todo = todo || p.Status != Confirmed
+		for _, s := range p.Sides {
+			if p.Status != Unrecorded {
+				hashes[name(s.Path)] = s.Current
+				continue
+			}
+			if s.Current == "" {
+				return fail("failed", fmt.Errorf("cannot record %s: %s", QuotePath(s.Path), s.Problem))
+			}
+			if err := recordableName(name(s.Path)); err != nil {
+				return fail("failed", err)
+			}
+			if rec == nil || rec.Hash(name(s.Path)) == "" {
+				add = append(add, Entry{Name: name(s.Path), Hash: s.Current})
+			}
+		}
+	}
+	if rec == nil && !isSet {
+		// The user named only a new translation; the folder may still have a record.
+		for _, p := range fresh {
 			if p.record != nil {
 				rec = p.record
 			}
 		}
 	}
-	var add []Entry
-	if newPair != nil {
-		for _, s := range newPair.Sides {
-			if s.Current == "" {
-				return "", fmt.Errorf("cannot record %s: %s", s.Path, s.Problem)
-			}
-			if rec == nil || rec.Hash(filepathBase(s.Path)) == "" {
-				add = append(add, Entry{Name: filepathBase(s.Path), Hash: s.Current})
+	action, wrote, err := "unchanged", []Written(nil), error(nil)
+	if todo || len(add) > 0 {
+		action, wrote, err = r.writeRecord(recRel, rec, hashes, add, isSet)
+	}
+	if err != nil {
+		return fail("failed", err)
+	}
+	r.conf, r.readmeNames = nil, nil
+	var out []Pair
+	for _, p := range r.checkGroup(g) {
+		for _, q := range now {
+			if isSet && p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) || !isSet && (shareSide(p, q) || p.Status != Unrecorded && q.Status != Unrecorded) {
+				if p.Status != Unrecorded {
+					p.Action = action
+					for _, w := range wrote {
+						if p.Has(w.Path) {
+							p.Wrote = append(p.Wrote, w)
+						}
+					}
+				}
+				out = append(out, p)
+				break
 			}
 		}
 	}
-	hashes := map[string]string{}
-	if recPair != nil {
-		for _, s := range recPair.Sides {
-			hashes[filepathBase(s.Path)] = s.Current
+	return out
+}
+
+// oneSided explains a refused one-sided re-record.
+func (r *Repo) oneSided(p Pair) string {
+	var changed string
+	var others []string
+	for _, s := range p.Sides {
+		if s.State == SideChanged {
+			changed = QuotePath(s.Path)
+		} else {
+			others = append(others, QuotePath(s.Path))
 		}
 	}
+	return fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
+		changed, list(others), list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
+}
+
+// oneSidedCommand is the command that re-records a pair whose other sides need
+// no change.
+func (r *Repo) oneSidedCommand(side string) string {
+	if r.FixOneSided != "" {
+		return r.FixOneSided + " " + QuotePath(side)
+	}
+	return "verify-translation-pairing --write --other-side-needs-no-change " + QuotePath(side)
+}
+
+func shareSide(p, q Pair) bool {
+	for _, s := range q.Sides {
+		if p.Has(s.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGroup returns the fresh verdicts of one record's group.
+func (r *Repo) checkGroup(g string) []Pair {
+	set, isSet := strings.CutPrefix(g, setGroup)
+	if !isSet {
+		return r.CheckFolder(g)
+	}
+	files, _, err := r.listFiles()
+	if err != nil {
+		return nil
+	}
+	var out []Pair
+	for _, p := range r.checkSets(files) {
+		if p.Record == set {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// makeRecordFolder creates the folders of a set's record, only below an
+// existing one inside the repository: a symbolic link on the way must not lead
+// the new folders out of it.
+func (r *Repo) makeRecordFolder(recRel string) error {
+	recAbs := r.Abs(recRel)
+	existing := filepath.Dir(recAbs)
+	for {
+		if _, err := os.Lstat(existing); err == nil || existing == r.Root {
+			break
+		}
+		existing = filepath.Dir(existing)
+	}
+	if real, err := filepath.EvalSymlinks(existing); err != nil || !r.inside(real) {
+		return fmt.Errorf("the folder of %s: %w", QuotePath(recRel), errOutside)
+	}
+	if err := os.MkdirAll(filepath.Dir(recAbs), 0o755); err != nil {
+		return writeErr(recRel, err)
+	}
+	return nil
+}
+
+// writeRecord writes the record at recRel: rec with hashes replaced and add
+// appended, or a new record of add when rec is nil. It returns the action and
+// every hash it changed.
+func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, paths bool) (string, []Written, error) {
+	recAbs := r.Abs(recRel)
+	dir := path.Dir(recRel)
+	var wrote []Written
+	var data []byte
+	action := "rewrote"
+	perm := fs.FileMode(0o644)
 	if rec == nil {
-		// A fresh record: README.md first, then the translations by name.
-		sort.SliceStable(add, func(i, j int) bool {
-			return add[i].Name == BaseName && add[j].Name != BaseName
-		})
-		hint := add[0].Name
-		if folder != "." {
-			hint = folder + "/" + hint
+		action = "created"
+		if len(add) < 2 {
+			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(join(dir, add[0].Name)))
 		}
+		// README.md first, then the translations by name.
+		sort.SliceStable(add, func(i, j int) bool { return add[i].Name == BaseName && add[j].Name != BaseName })
+		hint := join(dir, add[0].Name)
 		if QuotePath(hint) != hint {
 			// A comment cannot hold what a terminal would act on, or bytes that are
-			// not UTF-8 (the record would not parse): name the folder generically.
-			hint = "<this folder>/" + add[0].Name
+			// not UTF-8 (the record would not parse): name the side generically.
+			hint = "<a side of the pair>"
 		}
 		for _, e := range add {
-			if err := recordableName(e.Name); err != nil {
-				return "", err
+			wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
+		}
+		data = NewRecord(add, hint)
+		back, err := parseRecord(data, r.Format, paths)
+		if err == nil && len(back.Entries) != len(add) {
+			err = errors.New("the new record would not read back with the same sides")
+		}
+		if err != nil {
+			return "", nil, fmt.Errorf("cannot create %s: %w", QuotePath(recRel), err)
+		}
+	} else {
+		for _, e := range rec.Entries {
+			if h, ok := hashes[e.Name]; ok && h != e.Hash {
+				wrote = append(wrote, Written{Path: join(dir, e.Name), From: e.Hash, To: h})
 			}
 		}
-		data := NewRecord(add, hint)
-		if err := checkNewRecord(data, add, r.Format); err != nil {
-			return "", fmt.Errorf("cannot create %s: %w", QuotePath(recRel), err)
+		var fresh []Entry
+		for _, e := range add {
+			if rec.Hash(e.Name) == "" {
+				fresh = append(fresh, e)
+				wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
+			}
 		}
-		if err := r.checkWritable(recAbs); err != nil {
-			return "", err
+		if len(wrote) == 0 {
+			return "unchanged", nil, nil
 		}
-		if err := WriteFileAtomic(recAbs, data, 0o644); err != nil {
-			return "", writeErr(recRel, err)
+		var err error
+		if data, err = rec.Rewrite(hashes, fresh, r.Format); err != nil {
+			return "", nil, fmt.Errorf("cannot rewrite %s: %w", QuotePath(recRel), err)
 		}
-		return "created", nil
-	}
-	if len(add) == 0 && recPair != nil && recPair.Status == Confirmed {
-		return "unchanged", nil
-	}
-	for _, e := range add {
-		if err := recordableName(e.Name); err != nil {
-			return "", err
+		if info, err := os.Stat(recAbs); err == nil {
+			perm = info.Mode().Perm()
 		}
-	}
-	data, err := rec.Rewrite(hashes, add, r.Format)
-	if err != nil {
-		return "", fmt.Errorf("cannot rewrite %s: %w", QuotePath(recRel), err)
 	}
 	if err := r.checkWritable(recAbs); err != nil {
-		return "", err
-	}
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(recAbs); err == nil {
-		perm = info.Mode().Perm()
+		return "", nil, err
 	}
 	if err := WriteFileAtomic(recAbs, data, perm); err != nil {
-		return "", writeErr(recRel, err)
+		return "", nil, writeErr(recRel, err)
 	}
-	return "rewrote", nil
+	return action, wrote, nil
 }
 
 // recordableName refuses a name a record cannot hold as written: a record is
@@ -295,30 +427,6 @@ func recordableName(name string) error {
 		return fmt.Errorf("cannot record %s: the name holds control characters; rename the file", QuotePath(name))
 	}
 	return nil
-}
-
-// checkNewRecord parses a record about to be created: it must list exactly add.
-func checkNewRecord(data []byte, add []Entry, f ObjectFormat) error {
-	back, err := ParseRecord(data, f)
-	if err != nil {
-		return fmt.Errorf("the new record would not read back: %w", err)
-	}
-	if len(back.Entries) != len(add) {
-		return errors.New("the new record would not read back with the same sides")
-	}
-	for i, e := range back.Entries {
-		if e.Name != add[i].Name || e.Hash != add[i].Hash {
-			return fmt.Errorf("the new record would not read back as intended (side %s)", QuotePath(add[i].Name))
-		}
-	}
-	return nil
-}
-
-func filepathBase(rel string) string {
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[i+1:]
-	}
-	return rel
 }
 
 // checkWritable refuses to replace a record that is a symbolic link (renaming over
@@ -344,150 +452,4 @@ func writeErr(recRel string, err error) error {
 		reason = "its folder is not writable (" + reason + ")"
 	}
 	return fmt.Errorf("cannot write %s: %s; the record was left as it was", QuotePath(recRel), reason)
-}
-
-// writeSet re-records the selected documents of a configured set in its record
-// and returns the fresh verdicts of those documents.
-func (r *Repo) writeSet(s *pairSet, pairs []Pair) []Pair {
-	action, err := r.writeSetRecord(s, pairs)
-	if err != nil {
-		for i := range pairs {
-			pairs[i].Action, pairs[i].WriteError = "failed", err.Error()
-		}
-		return pairs
-	}
-	docs := map[string]bool{}
-	newDocs := map[string]bool{}
-	for _, p := range pairs {
-		docs[p.doc] = true
-		if p.Status == Unrecorded {
-			newDocs[p.doc] = true
-		}
-	}
-	r.conf = nil // read the config and the record again, as they are on disk now
-	files, _, _ := r.listFiles()
-	var out []Pair
-	for _, p := range r.checkSets(files) {
-		if p.Record != s.Record || !docs[p.doc] {
-			continue
-		}
-		if p.Status == Unrecorded && !newDocs[p.doc] {
-			continue // languages the user did not name stay as they were, unreported
-		}
-		if p.Status != Unrecorded {
-			p.Action = action
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-func (r *Repo) writeSetRecord(s *pairSet, selected []Pair) (string, error) {
-	var rec *Record
-	hashes := map[string]string{}
-	var add []Entry
-	allConfirmed := true
-	name := func(rel string) string {
-		if s.recordDir == "." {
-			return rel
-		}
-		return strings.TrimPrefix(rel, s.recordDir+"/")
-	}
-	for _, p := range selected {
-		switch p.Status {
-		case Malformed, Unreadable:
-			if p.record == nil {
-				return "", fmt.Errorf("%s; fix or delete %s first", p.Message, QuotePath(s.Record))
-			}
-			return "", errors.New(p.Message)
-		case Missing:
-			return "", errors.New(p.Message)
-		}
-		if p.record != nil {
-			rec = p.record
-		}
-		if p.Status == Unrecorded {
-			for _, sd := range p.Sides {
-				if sd.Current == "" {
-					return "", fmt.Errorf("cannot record %s: %s", QuotePath(sd.Path), sd.Problem)
-				}
-				if err := recordableName(sd.Path); err != nil {
-					return "", err
-				}
-				add = append(add, Entry{Name: name(sd.Path), Hash: sd.Current})
-			}
-			allConfirmed = false
-			continue
-		}
-		if p.Status != Confirmed {
-			allConfirmed = false
-		}
-		for _, sd := range p.Sides {
-			hashes[name(sd.Path)] = sd.Current
-		}
-	}
-	recAbs := r.Abs(s.Record)
-	if rec == nil {
-		if len(add) < 2 {
-			return "", fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(selected[0].Label()))
-		}
-		hint := selected[0].Sides[0].Path
-		if QuotePath(hint) != hint {
-			hint = "<a side of the document>"
-		}
-		data := NewRecord(add, hint)
-		back, err := ParseSetRecord(data, r.Format)
-		if err == nil && len(back.Entries) != len(add) {
-			err = errors.New("the new record would not read back with the same sides")
-		}
-		if err != nil {
-			return "", fmt.Errorf("cannot create %s: %w", QuotePath(s.Record), err)
-		}
-		// Create missing folders only below an existing one inside the repository:
-		// a symbolic link on the way must not lead the new folders out of it.
-		existing := filepath.Dir(recAbs)
-		for {
-			if _, err := os.Lstat(existing); err == nil || existing == r.Root {
-				break
-			}
-			existing = filepath.Dir(existing)
-		}
-		if real, err := filepath.EvalSymlinks(existing); err != nil || !r.inside(real) {
-			return "", fmt.Errorf("the folder of %s: %w", QuotePath(s.Record), errOutside)
-		}
-		if err := os.MkdirAll(filepath.Dir(recAbs), 0o755); err != nil {
-			return "", writeErr(s.Record, err)
-		}
-		if err := r.checkWritable(recAbs); err != nil {
-			return "", err
-		}
-		if err := WriteFileAtomic(recAbs, data, 0o644); err != nil {
-			return "", writeErr(s.Record, err)
-		}
-		return "created", nil
-	}
-	var fresh []Entry
-	for _, e := range add {
-		if rec.Hash(e.Name) == "" {
-			fresh = append(fresh, e)
-		}
-	}
-	if len(fresh) == 0 && allConfirmed {
-		return "unchanged", nil
-	}
-	data, err := rec.Rewrite(hashes, fresh, r.Format)
-	if err != nil {
-		return "", fmt.Errorf("cannot rewrite %s: %w", QuotePath(s.Record), err)
-	}
-	if err := r.checkWritable(recAbs); err != nil {
-		return "", err
-	}
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(recAbs); err == nil {
-		perm = info.Mode().Perm()
-	}
-	if err := WriteFileAtomic(recAbs, data, perm); err != nil {
-		return "", writeErr(s.Record, err)
-	}
-	return "rewrote", nil
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessionref-kit/sessionref-kit/internal/pairing"
+)
+
+// Repositories where a second implementation of git parted from git (issue 28):
+// the tool asks git, so its hashes are git's and its costs are git's.
+
+// A .gitattributes line over 2,048 bytes is ignored by git (with a warning): a
+// "-text" on it must not stop core.autocrlf from converting, in a deep folder
+// too. The recorded hash is git's.
+func TestLongAttributeLineIsIgnoredAsGitDoes(t *testing.T) {
+	root := newRepo(t, "")
+	gitCmd(t, root, "config", "core.autocrlf", "true")
+	var pad []string
+	for i := 0; len(strings.Join(pad, " ")) < 2100; i++ {
+		pad = append(pad, fmt.Sprintf("attr%d", i))
+	}
+	put(t, root, ".gitattributes", "*.md "+strings.Join(pad, " ")+" -text\n")
+	deep := strings.Repeat("d/", 60)
+	put(t, root, deep+"README.md", "# Guide\r\n")
+	put(t, root, deep+"README.zh.md", "# 指南\r\n")
+	if r := cli(root, "--write", deep+"README.md"); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// git warns on stderr ("ignoring overly long attributes line"): read stdout only.
+	out, err := exec.Command("git", "-C", root, "hash-object", "--", deep+"README.md", deep+"README.zh.md").Output()
+	want := strings.Fields(string(out))
+	if err != nil || len(want) != 2 {
+		t.Fatalf("git hash-object: %v %q", err, out)
+	}
+	rec := get(t, root, deep+"README.i18n.yaml")
+	for _, h := range want {
+		if !strings.Contains(rec, h) {
+			t.Errorf("the record lacks git's hash %s:\n%s", h, rec)
+		}
+	}
+	// git ignored the line, so it converted CRLF: not the hash of the bytes.
+	if raw, _ := exec.Command("git", "-C", root, "hash-object", "--no-filters", deep+"README.md").Output(); strings.TrimSpace(string(raw)) == want[0] {
+		t.Error("git applied the long line: the test does not test what it says")
+	}
+}
+
+// A .git/config that includes itself: git stops with its own error, and so does
+// the tool (exit 2, git's words), at once.
+func TestSelfIncludingConfigStopsWithGitsError(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "README.md", "x\n")
+	put(t, root, "README.zh.md", "y\n")
+	record(t, root, ".", "README.md", "README.zh.md")
+	put(t, root, ".git/config", get(t, root, ".git/config")+"[include]\n\tpath = config\n\tpath = config\n\tpath = config\n\tpath = config\n")
+	r := cliBounded(t, root)
+	if r.code != 2 || !strings.Contains(r.stderr, "exceeded maximum include depth") {
+		t.Errorf("exit %d, want 2 and git's include-depth error\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The confirmed blob at the end of a long delta chain in a pack is read by git:
+// the diff and its counts are git's.
+func TestDeepDeltaChainIsReadByGit(t *testing.T) {
+	root := newRepo(t, "")
+	// fast-import deltas each blob against the one before it: one chain.
+	var stream strings.Builder
+	const n = 300
+	body := func(i int) string {
+		var b strings.Builder
+		for l := 0; l < 200; l++ {
+			fmt.Fprintf(&b, "line %d of %d\n", l, min(i, l))
+		}
+		return b.String()
+	}
+	for i := 0; i <= n; i++ {
+		data := body(i)
+		fmt.Fprintf(&stream, "blob\nmark :%d\ndata %d\n%s\n", i+1, len(data), data)
+	}
+	cmd := exec.Command("git", "-C", root, "fast-import", "--quiet", "--depth=4095")
+	cmd.Stdin = strings.NewReader(stream.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	put(t, root, "README.md", body(n))
+	put(t, root, "README.zh.md", "中文\n")
+	record(t, root, ".", "README.md", "README.zh.md")
+	if loose, _ := filepath.Glob(filepath.Join(root, ".git/objects/??/*")); len(loose) > 0 {
+		gitCmd(t, root, "prune-packed") // the confirmed blob must come from the pack
+	}
+	longest := 0
+	packs, _ := filepath.Glob(filepath.Join(root, ".git/objects/pack/*.idx"))
+	for _, p := range packs {
+		out := gitCmd(t, root, "verify-pack", "-v", p)
+		for _, l := range strings.Split(out, "\n") {
+			var d, k int
+			if _, err := fmt.Sscanf(l, "chain length = %d: %d", &d, &k); err == nil {
+				longest = max(longest, d)
+			}
+		}
+	}
+	if longest < n/2 {
+		t.Fatalf("the longest delta chain is %d deep, want a deep one", longest)
+	}
+	put(t, root, "README.md", body(n)+"one more\n")
+	put(t, root, "README.zh.md", "中文\n更多\n")
+	r := cliBounded(t, root, "--json")
+	var rep pairing.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Pairs) != 1 {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	c := rep.Pairs[0].Sides[0].Changes
+	if c == nil || c.Source != "git" || c.Added != 1 || c.Removed != 0 || !strings.Contains(c.Diff, "+one more\n") {
+		t.Errorf("changes %+v", c)
+	}
+}
+
+// A 2,100-line change in a large file is counted as git counts it, not as
+// everything removed and added.
+func TestLargeChangeCountedByGit(t *testing.T) {
+	root := newRepo(t, "")
+	var old, now strings.Builder
+	for i := 0; i < 30000; i++ {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i%10 == 0 && i/10 < 2100 {
+			fmt.Fprintf(&now, "line %d, edited\n", i)
+		} else {
+			fmt.Fprintf(&now, "line %d\n", i)
+		}
+	}
+	put(t, root, "README.md", old.String())
+	put(t, root, "README.zh.md", "中文\n")
+	record(t, root, ".", "README.md", "README.zh.md")
+	gitCmd(t, root, "add", "README.md")
+	put(t, root, "README.md", now.String())
+	r := cliBounded(t, root, "--json")
+	var rep pairing.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Pairs) != 1 {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	c := rep.Pairs[0].Sides[0].Changes
+	if c == nil || c.Added != 2100 || c.Removed != 2100 || !c.Truncated {
+		t.Errorf("changes: %+v", c)
+	}
+}

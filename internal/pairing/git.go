@@ -1,0 +1,409 @@
+package pairing
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ObjectFormat is a git repository's object format: the hash function that names
+// its objects. It decides which hash a record holds.
+type ObjectFormat string
+
+// The object formats git knows. SHA1 is git's default and applies outside a repository.
+const (
+	SHA1   ObjectFormat = "sha1"
+	SHA256 ObjectFormat = "sha256"
+)
+
+// HexLen is the length of a hash of this format in hexadecimal digits (40 or 64),
+// or 0 for an unknown format.
+func (f ObjectFormat) HexLen() int {
+	switch f {
+	case SHA1:
+		return 40
+	case SHA256:
+		return 64
+	}
+	return 0
+}
+
+// rawHash is the blob hash of data as stored with no filter (`git hash-object
+// --no-filters`): set beside git's hash only to show that git converted the file.
+func rawHash(f ObjectFormat, data []byte) string {
+	var h hash.Hash = sha1.New()
+	if f == SHA256 {
+		h = sha256.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// GitTimeout bounds every git call the tool makes. Each call is one batch (one
+// `git hash-object --stdin-paths` for all sides, one `git cat-file --batch`), so
+// even a huge repository takes a fraction of it; a hostile one (a named pipe git
+// reads, a hook that hangs) ends with an error naming the call.
+var GitTimeout = 30 * time.Second
+
+// Output limits of git calls: a listing, the hashes of the sides, or one diff.
+const (
+	maxListing = 256 << 20
+	maxStderr  = 8 << 10
+)
+
+// GitError is a git call that failed: its arguments and git's own words.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+// Error names the call and quotes what git said (its last lines, escaped later
+// for the terminal like every message).
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+// Unwrap returns the process error (exit status, timeout, missing binary).
+func (e *GitError) Unwrap() error { return e.Err }
+
+// capped keeps the first limit bytes written to it and stops the process once
+// more arrive: a git that prints without end costs neither memory nor time.
+type capped struct {
+	buf    bytes.Buffer
+	limit  int
+	over   bool
+	cancel context.CancelFunc
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.limit - c.buf.Len(); room < len(p) {
+		c.buf.Write(p[:max(room, 0)])
+		if !c.over {
+			c.over = true
+			if c.cancel != nil {
+				c.cancel()
+			}
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// runGit runs git in dir with stdin, bounded by GitTimeout and limit bytes of
+// output. It returns what git printed and whether it was cut at limit (the
+// process is then stopped and its exit status ignored). core.fsmonitor is off so
+// that listing files runs no command a repository's config names.
+func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string) ([]byte, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
+	defer cancel()
+	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.safecrlf=false", "-C", dir}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	cmd.WaitDelay = time.Second
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	out := &capped{limit: limit, cancel: cancel}
+	errOut := &capped{limit: maxStderr}
+	cmd.Stdout, cmd.Stderr = out, errOut
+	err := cmd.Run()
+	if out.over {
+		return out.buf.Bytes(), true, nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		for _, ok := range okStatus {
+			if exit.ExitCode() == ok {
+				err = nil
+			}
+		}
+	}
+	if err != nil {
+		ge := &GitError{Args: args, Stderr: errOut.buf.String(), Err: err}
+		if ctx.Err() == context.DeadlineExceeded {
+			ge.Stderr = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout)
+		}
+		return nil, false, ge
+	}
+	return out.buf.Bytes(), false, nil
+}
+
+// FindRepo finds the work tree holding dir, as git does (`git rev-parse`): its
+// top, git directory and object format. Outside a git repository dir itself is
+// the root and the format is SHA-1, which `git hash-object` uses there. Anything
+// else git refuses (a broken .git file, a config that includes itself, a
+// repository owned by someone else) is an error in git's words.
+func FindRepo(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	// A named pipe where git reads its first files would hold git until the
+	// timeout: say so at once instead.
+	for _, p := range []string{".git", ".git/config", ".git/HEAD", ".git/index", ".git/commondir", ".gitattributes", ".gitignore", ".git/info/attributes", ".git/info/exclude"} {
+		if info, err := os.Stat(filepath.Join(real, p)); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+			return nil, fmt.Errorf("%s: not a regular file (%s); git would wait on it", p, describeMode(info.Mode()))
+		}
+	}
+	out, _, err := runGit(real, nil, 1<<16, nil, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--show-object-format")
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository (or any") {
+			return &Repo{Root: real, Format: SHA1}, nil
+		}
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("git rev-parse: unexpected answer %q (outside a work tree?)", out)
+	}
+	f := ObjectFormat(lines[2])
+	if f.HexLen() == 0 {
+		return nil, fmt.Errorf("unsupported object format %q (want sha1 or sha256)", lines[2])
+	}
+	top, err := filepath.EvalSymlinks(lines[0])
+	if err != nil {
+		return nil, err
+	}
+	return &Repo{Root: top, Format: f, GitDir: lines[1]}, nil
+}
+
+// listFiles lists the repository's files, slash-separated and relative to the
+// root: `git ls-files` (tracked, and untracked ones .gitignore does not exclude,
+// so a new translation shows before `git add`), or a folder walk outside git.
+// The listing is made once per Repo.
+func (r *Repo) listFiles() ([]string, Discovery, error) {
+	if r.listed != nil {
+		return r.listed.files, r.listed.how, nil
+	}
+	how := DiscoveryWalk
+	var files []string
+	if r.GitDir != "" {
+		out, over, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		if err != nil {
+			return nil, how, err
+		}
+		if over {
+			return nil, how, fmt.Errorf("git ls-files: more than %d MiB of file names", maxListing>>20)
+		}
+		how = DiscoveryGit
+		for _, f := range strings.Split(string(out), "\x00") {
+			// An unmerged path is listed once per stage, one after the other.
+			if f != "" && (len(files) == 0 || files[len(files)-1] != f) {
+				files = append(files, f)
+			}
+		}
+	} else {
+		var err error
+		if files, err = walkFiles(r.Root); err != nil {
+			return nil, how, err
+		}
+	}
+	r.listed = &listing{files, how}
+	return files, how, nil
+}
+
+// cQuote quotes a path for git's --stdin-paths and --stdin (unquote_c_style)
+// when it must be: a line break, a trailing CR or a leading quote would
+// otherwise change what git reads.
+func cQuote(p string) string {
+	if !strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\\' }) && !strings.HasPrefix(p, `"`) {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+			octal(&b, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// hashSides hashes the repository-relative paths as `git add` would store them:
+// one `git hash-object --stdin-paths`, git's filters and attributes included.
+// Each path must already be checked (a regular file inside the repository).
+func (r *Repo) hashSides(paths []string) (map[string]string, error) {
+	out := map[string]string{}
+	var todo []string
+	for _, p := range paths {
+		if _, ok := r.hashes[p]; ok {
+			out[p] = r.hashes[p]
+		} else if !contains(todo, p) {
+			todo = append(todo, p)
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	var in bytes.Buffer
+	for _, p := range todo {
+		in.WriteString(cQuote(p) + "\n")
+	}
+	res, over, err := runGit(r.Root, in.Bytes(), len(todo)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
+	if err == nil && over {
+		err = errors.New("git hash-object: more output than one hash a path")
+	}
+	if err != nil {
+		return nil, err
+	}
+	hashes := strings.Fields(string(res))
+	if len(hashes) != len(todo) {
+		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(todo))
+	}
+	if r.hashes == nil {
+		r.hashes = map[string]string{}
+	}
+	for i, p := range todo {
+		r.hashes[p], out[p] = hashes[i], hashes[i]
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// catBlobs reads blobs by hash with one `git cat-file --batch`. A hash the
+// repository does not hold is missing from the result.
+func (r *Repo) catBlobs(oids []string) (map[string][]byte, error) {
+	var in bytes.Buffer
+	for _, o := range oids {
+		in.WriteString(o + "\n")
+	}
+	res, over, err := runGit(r.Root, in.Bytes(), len(oids)*(maxDocument+128), nil, "cat-file", "--batch")
+	if err == nil && over {
+		err = fmt.Errorf("git cat-file: a blob larger than %d MiB", maxDocument>>20)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	rd := bufio.NewReader(bytes.NewReader(res))
+	for range oids {
+		head, err := rd.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: short answer")
+		}
+		f := strings.Fields(head)
+		if len(f) != 3 {
+			continue // "<oid> missing" (or ambiguous)
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size > maxDocument {
+			return nil, fmt.Errorf("git cat-file: bad answer %q", head)
+		}
+		data := make([]byte, size+1)
+		if _, err := io.ReadFull(rd, data); err != nil {
+			return nil, fmt.Errorf("git cat-file: short answer")
+		}
+		if f[1] == "blob" {
+			out[f[0]] = data[:size]
+		}
+	}
+	return out, nil
+}
+
+// checkAttrs asks `git check-attr` which attributes that shape a blob are set on
+// path: what explains a conversion.
+func (r *Repo) checkAttrs(path string) map[string]string {
+	res, _, err := runGit(r.Root, []byte(path+"\x00"), 1<<16, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
+	if err != nil {
+		return nil
+	}
+	f := strings.Split(string(res), "\x00")
+	attrs := map[string]string{}
+	for i := 0; i+2 < len(f); i += 3 {
+		if f[i+2] != "unspecified" {
+			attrs[f[i+1]] = f[i+2]
+		}
+	}
+	if v, _, err := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf"); err == nil && len(v) > 0 {
+		attrs["core.autocrlf"] = strings.TrimSpace(string(v))
+	}
+	return attrs
+}
+
+// gitDiff diffs the confirmed blob old with the side at rel as git would store it
+// now: `git diff --no-index` applies the side's filters as `git add` does. It
+// returns the counts of --numstat and the patch (the hunks only), cut at
+// maxDiffBytes.
+func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
+	tmp, err := os.CreateTemp("", "verify-translation-pairing-*")
+	if err != nil {
+		return Changes{}, err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(old)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Changes{}, err
+	}
+	res, over, err := runGit(r.Root, nil, maxDiffBytes+4096, []int{1}, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp.Name(), rel)
+	if err != nil {
+		return Changes{}, err
+	}
+	var c Changes
+	stat, patch, _ := strings.Cut(string(res), "\n")
+	f := strings.SplitN(stat, "\t", 3)
+	if len(f) < 3 {
+		return Changes{Reason: "no difference git can show (the change is in the file's mode or filters only)"}, nil
+	}
+	if f[0] == "-" {
+		return Changes{Reason: "binary: git shows no line diff"}, nil
+	}
+	c.Added, _ = strconv.Atoi(f[0])
+	c.Removed, _ = strconv.Atoi(f[1])
+	if i := strings.Index(patch, "\n@@ "); i >= 0 {
+		q := QuotePath(rel)
+		if strings.HasPrefix(q, `"`) {
+			c.Diff = fmt.Sprintf("--- \"a/%s\n+++ \"b/%s\n", q[1:], q[1:])
+		} else {
+			c.Diff = fmt.Sprintf("--- a/%s\n+++ b/%s\n", q, q)
+		}
+		c.Diff += patch[i+1:]
+	}
+	if over || len(c.Diff) > maxDiffBytes {
+		cut := strings.LastIndexByte(c.Diff[:min(len(c.Diff), maxDiffBytes)], '\n') + 1
+		c.Diff, c.Truncated = c.Diff[:cut], true
+	}
+	return c, nil
+}
