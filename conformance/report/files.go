@@ -152,11 +152,15 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	return err
 }
 
-// maxMarkdownFailures bounds the failures detailed in a step summary (GitHub caps it at 1 MiB).
-const maxMarkdownFailures = 20
+// maxMarkdownGroups bounds the failure groups detailed in a step summary (GitHub caps it at
+// 1 MiB).
+const maxMarkdownGroups = 20
 
 // WriteMarkdown writes a summary for CI step summaries: verdict, what was certified, the
-// first failures and errors in collapsible blocks, then per-part and per-area tables.
+// failures and errors grouped by cause as the text report groups them (Groups: one
+// collapsible block per group, with its count, smallest example and the others by name),
+// then per-part and per-area tables. Everything an adapter supplied is escaped: in a
+// summary line as HTML text, in a block inside a code fence that it cannot close.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s session-reference conformance: %s\n\n", r.Verdict.Kind().Mark(), mdEscape(r.Verdict.Summary))
@@ -166,20 +170,26 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	// Failures first: they are what a reader of a red run came for.
-	shown := 0
-	for _, cs := range r.Cases {
-		if cs.Status != result.Fail && cs.Status != result.Error {
-			continue
-		}
-		if shown == maxMarkdownFailures {
-			fmt.Fprintf(&b, "…and %d more; see the full report.\n\n", r.Totals.Fail+r.Totals.Error-shown)
+	groups := r.Groups()
+	for i, g := range groups {
+		if i == maxMarkdownGroups {
+			n := 0
+			for _, g := range groups[i:] {
+				n += len(g.Cases)
+			}
+			fmt.Fprintf(&b, "…and %d more groups (%s); see the full report.\n\n", len(groups)-i, plural(n, "check"))
 			break
 		}
-		shown++
 		var d strings.Builder
-		writeCase(&d, cs, r.Rerun(cs))
-		fmt.Fprintf(&b, "<details><summary>%s %s %s: %s</summary>\n\n```\n%s```\n</details>\n\n",
-			strings.ToUpper(string(cs.Status)), cs.Part, htmlEscape(cs.Name), htmlEscape(clip(cs.Message, 300)), strings.ReplaceAll(terminalBlock(d.String()), "```", "`\u200b``"))
+		r.writeGroup(&d, g)
+		body := d.String()
+		title := fmt.Sprintf("%s %s %s: %s", strings.ToUpper(string(g.Status)), g.Example.Part, g.Example.Name, clip(g.Example.Message, 300))
+		if len(g.Cases) > 1 {
+			title = groupTitle(g)
+			body = body[strings.IndexByte(body, '\n')+1:] // the title is the summary
+		}
+		fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n```\n%s```\n</details>\n\n",
+			htmlEscape(title), strings.ReplaceAll(terminalBlock(body), "```", "`\u200b``"))
 	}
 	b.WriteString("| part | checks | pass | fail | not covered | error | fixture bug | elapsed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, p := range r.Parts {
@@ -209,9 +219,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // mdEscape escapes s for one line of Markdown (see markdownText).
 func mdEscape(s string) string { return markdownText(s) }
 
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(Terminal(s))
-}
+// htmlEscape escapes s for HTML text in a Markdown file (a <summary>): besides &, < and >,
+// the characters that would make Markdown of it (a link's brackets, an autolink's ':' and
+// '@', code and emphasis marks) are character references, so no renderer that reads Markdown
+// inside HTML makes a live link or image of it.
+func htmlEscape(s string) string { return htmlText.Replace(Terminal(s)) }
+
+var htmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "[", "&#91;", "]", "&#93;", "!", "&#33;",
+	":", "&#58;", "@", "&#64;", "`", "&#96;", "*", "&#42;", "_", "&#95;", "~", "&#126;", "\\", "&#92;")
 
 // WriteFile writes what write produces to path, never replacing what is not a regular file:
 //

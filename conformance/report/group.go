@@ -125,46 +125,56 @@ func smallest(cs []result.Case) result.Case {
 func (r *Report) writeGroups(b *strings.Builder) {
 	for _, g := range r.Groups() {
 		b.WriteString("\n")
-		if len(g.Cases) == 1 {
-			writeCase(b, g.Example, r.Rerun(g.Example))
-			continue
-		}
-		label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR"}[g.Status]
-		fmt.Fprintf(b, "%s %d checks, one cause: %s\n", label, len(g.Cases), Terminal(clip(g.Cause, 400)))
-		if g.Status == result.Error {
-			fmt.Fprintf(b, "  e.g.   %s %s\n", g.Example.Part, Terminal(g.Example.Name))
-			fmt.Fprintf(b, "  rerun: %s\n", r.Rerun(g.Example))
-			continue
-		}
-		ex := g.Example
-		if l := tally(g.Cases, func(c result.Case) []string { return c.Requirements }); l != "" {
-			fmt.Fprintf(b, "  requirements: %s\n", l)
-		}
-		if l := tally(g.Cases, func(c result.Case) []string { return c.Traps }); l != "" {
-			fmt.Fprintf(b, "  traps: %s\n", l)
-		}
-		fmt.Fprintf(b, "  smallest: %s %s: %s\n", ex.Part, Terminal(ex.Name), Terminal(clip(ex.Message, 300)))
-		var e strings.Builder
-		ex.Requirements, ex.Traps, ex.TrapHints = nil, nil, nil
-		writeCase(&e, ex, r.Rerun(ex))
-		for i, l := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
-			if i == 0 || strings.HasPrefix(l, "  diff (- want, + got)") || strings.HasPrefix(l, "    ") {
-				continue // the title is above; the line diff is in -v and the JSON report
-			}
-			b.WriteString("  " + l + "\n")
-		}
-		var others []string
-		for _, c := range g.Cases {
-			if c.Part != ex.Part || c.Name != ex.Name {
-				others = append(others, c.Part+"/"+Terminal(c.Name))
-			}
-		}
-		fmt.Fprintf(b, "  and %d more: %s\n", len(others), names(others, 160))
+		r.writeGroup(b, g)
 	}
 	if r.Totals.Fail+r.Totals.Error > 0 {
 		b.WriteString("  (-v shows every failure in full)\n")
 	}
 	r.writeFixtureBugs(b)
+}
+
+// groupTitle is the first line writeGroup writes for a group of more than one check.
+func groupTitle(g Group) string {
+	label := map[result.Status]string{result.Fail: "FAIL", result.Error: "ERROR"}[g.Status]
+	return fmt.Sprintf("%s %d checks, one cause: %s", label, len(g.Cases), Terminal(clip(g.Cause, 400)))
+}
+
+// writeGroup writes one group as writeGroups does; the text and Markdown reports share it.
+func (r *Report) writeGroup(b *strings.Builder, g Group) {
+	if len(g.Cases) == 1 {
+		writeCase(b, g.Example, r.Rerun(g.Example))
+		return
+	}
+	b.WriteString(groupTitle(g) + "\n")
+	if g.Status == result.Error {
+		fmt.Fprintf(b, "  e.g.   %s %s\n", g.Example.Part, Terminal(g.Example.Name))
+		fmt.Fprintf(b, "  rerun: %s\n", r.Rerun(g.Example))
+		return
+	}
+	ex := g.Example
+	if l := tally(g.Cases, func(c result.Case) []string { return c.Requirements }); l != "" {
+		fmt.Fprintf(b, "  requirements: %s\n", l)
+	}
+	if l := tally(g.Cases, func(c result.Case) []string { return c.Traps }); l != "" {
+		fmt.Fprintf(b, "  traps: %s\n", l)
+	}
+	fmt.Fprintf(b, "  smallest: %s %s: %s\n", ex.Part, Terminal(ex.Name), Terminal(clip(ex.Message, 300)))
+	var e strings.Builder
+	ex.Requirements, ex.Traps, ex.TrapHints = nil, nil, nil
+	writeCase(&e, ex, r.Rerun(ex))
+	for i, l := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
+		if i == 0 || strings.HasPrefix(l, "  diff (- want, + got)") || strings.HasPrefix(l, "    ") {
+			continue // the title is above; the line diff is in -v and the JSON report
+		}
+		b.WriteString("  " + l + "\n")
+	}
+	var others []string
+	for _, c := range g.Cases {
+		if c.Part != ex.Part || c.Name != ex.Name {
+			others = append(others, c.Part+"/"+Terminal(c.Name))
+		}
+	}
+	fmt.Fprintf(b, "  and %d more: %s\n", len(others), names(others, 160))
 }
 
 // tally lists the values f gives the cases, each with how many cases give it when not all
