@@ -10,7 +10,8 @@ import (
 // Terminal returns s safe to print as part of one line on a terminal: every character that
 // could move the cursor, end or rewrite the line, change colours or hide itself (C0 and C1
 // controls, DEL, ESC, CR, LF, the line and paragraph separators U+2028/U+2029, bidirectional
-// and zero-width format characters) is shown as an escape, \n, \r, \t or \uXXXX (the JSON
+// and zero-width format characters, the BOM, the soft hyphen, every space but U+0020 and the
+// blank Hangul fillers) is shown as an escape, \n, \r, \t or \uXXXX (the JSON
 // spelling, so a JSON text keeps its meaning); bytes that are not UTF-8 become U+FFFD. An
 // adapter's hello, its error messages and the lines it wrote are printed through it, so
 // nothing an adapter sends can forge the verdict's line.
@@ -21,7 +22,10 @@ func terminalBlock(s string) string { return sanitize(s, true) }
 
 func unsafeRune(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-		unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+		unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) ||
+		// Spaces other than U+0020 (NBSP, U+2000…U+200A, U+3000, …) and the blank Hangul
+		// fillers print as a space or nothing: a differing input would look like a space.
+		r > 0x7f && unicode.Is(unicode.Zs, r) || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0
 }
 
 func sanitize(s string, keepNewline bool) string {
