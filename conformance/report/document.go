@@ -49,12 +49,15 @@ type Document struct {
 	Restarts    int            `json:"restarts"`
 	// The run's bounds on time and what it used of them (Report.Timeout …), and the
 	// processes the adapter left running (Report.Orphans).
-	TimeoutNs    int64          `json:"timeoutNs,omitempty"`
-	MaxTimeouts  int            `json:"maxTimeouts,omitempty"`
-	DeadlineNs   int64          `json:"deadlineNs,omitempty"`
-	Timeouts     int            `json:"timeouts"`
-	Orphans      []string       `json:"orphans,omitempty"`
-	Warnings     []string       `json:"warnings,omitempty"`
+	TimeoutNs   int64    `json:"timeoutNs,omitempty"`
+	MaxTimeouts int      `json:"maxTimeouts,omitempty"`
+	DeadlineNs  int64    `json:"deadlineNs,omitempty"`
+	Timeouts    int      `json:"timeouts"`
+	Orphans     []string `json:"orphans,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+	// GivenUp says, once each, why the kit stopped sending checks to the adapter; the checks
+	// it did not send keep their status (error) and a short message naming the entry.
+	GivenUp      []GivenUp      `json:"givenUp,omitempty"`
 	Started      time.Time      `json:"started"`
 	ElapsedNs    int64          `json:"elapsedNs"`
 	Verdict      VerdictSummary `json:"verdict"`
@@ -63,6 +66,16 @@ type Document struct {
 	Areas        []Area         `json:"areas"`
 	Requirements []Requirement  `json:"requirements"`
 	Cases        []DocCase      `json:"cases"`
+}
+
+// GivenUp is one reason the kit gave up on the adapter (a timeout budget spent, calls failed
+// in a row, stray stdout, the deadline, an adapter unusable before a part) and how many
+// checks it left unsent. The message of each such check is its kind, "adapter OP: not sent"
+// or "not run: adapter unusable", then "the adapter was given up on (givenUp[I] says why)":
+// a reason is stated once, not repeated for the hundreds of checks it stopped.
+type GivenUp struct {
+	Reason string `json:"reason"`
+	Checks int    `json:"checks"`
 }
 
 // DocPart is a Part with its elapsed time in nanoseconds.
@@ -127,8 +140,21 @@ func (r *Report) Document() *Document {
 	for _, p := range r.Parts {
 		d.Parts = append(d.Parts, DocPart{Name: p.Name, Counts: p.Counts, ElapsedNs: int64(p.Elapsed), Note: p.Note})
 	}
+	at := map[string]int{}
 	for _, cs := range r.Cases {
-		d.Cases = append(d.Cases, docCase(cs))
+		dc := docCase(cs)
+		if loc := notSent.FindStringIndex(dc.Message); cs.Status == result.Error && loc != nil {
+			reason := dc.Message[loc[1]:]
+			i, ok := at[reason]
+			if !ok {
+				i = len(d.GivenUp)
+				at[reason] = i
+				d.GivenUp = append(d.GivenUp, GivenUp{Reason: reason})
+			}
+			d.GivenUp[i].Checks++
+			dc.Message = fmt.Sprintf("%sthe adapter was given up on (givenUp[%d] says why)", dc.Message[:loc[1]], i)
+		}
+		d.Cases = append(d.Cases, dc)
 	}
 	return d
 }

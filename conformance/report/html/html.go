@@ -477,6 +477,10 @@ func (p *page) verdict(v *pageView) {
 				iv.Run = append(iv.Run, x)
 			}
 		}
+		for j, g := range d.GivenUp {
+			// The not-sent checks' messages name these entries instead of repeating them.
+			iv.Run = append(iv.Run, kv{fmt.Sprintf("givenUp[%d]", j), fmt.Sprintf("%s (%d checks not sent)", g.Reason, g.Checks)})
+		}
 		vs := d.Verdict
 		iv.Tone, iv.Code, iv.Verdict = string(vs.Kind().Tone()), vs.Code, clip(vs.Short(), 160)
 		iv.Details = vs.Short() != vs.Summary && (t.Fail > 0 || t.Error > 0 || t.FixtureBug > 0)
