@@ -185,6 +185,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		body := d.String()
 		title := fmt.Sprintf("%s %s %s: %s", strings.ToUpper(string(g.Status)), g.Example.Part, g.Example.Name, clip(g.Example.Message, 300))
 		if len(g.Cases) > 1 {
+			if g.Cause == givenUp {
+				g.Cause = givenUpMarkdown // the verdict is the heading here, not the last line
+			}
 			title = groupTitle(g)
 			body = body[strings.IndexByte(body, '\n')+1:] // the title is the summary
 		}

@@ -84,6 +84,9 @@ func groupKey(cs result.Case) (key, cause string) {
 // givenUp is the cause shown for the checks not sent once the adapter was given up on.
 const givenUp = "not run: the adapter was given up on (the last line says why)"
 
+// givenUpMarkdown is givenUp in the Markdown summary, whose verdict is its heading.
+const givenUpMarkdown = "not run: the adapter was given up on (the heading says why)"
+
 func causeOf(cs result.Case) string {
 	if cs.Status == result.Error && notSent.MatchString(cs.Message) {
 		return givenUp

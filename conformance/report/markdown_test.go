@@ -123,3 +123,23 @@ func TestMarkdownEscapesAdapterText(t *testing.T) {
 // liveMarkdown matches what would render as a link, image, tag or autolink: one of their
 // marks not escaped with a backslash.
 var liveMarkdown = regexp.MustCompile(`(^|[^\\])(\]\(|<img|</details|://|www\.|@e)`)
+
+// Checks not sent to a given-up adapter are one group, whose cause points at the heading
+// (the verdict, which names the reason) rather than at a text report's last line.
+func TestMarkdownGivenUpGroup(t *testing.T) {
+	r := &Report{Spec: "0.0.1-rc.1", Unusable: "2 calls timed out"}
+	for i := range 30 {
+		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Area: "uri", Name: fmt.Sprintf("uri-decode/n%d", i), Status: result.Error,
+			Message: "adapter uri.decode: not sent: 2 calls timed out"})
+	}
+	r.Finish()
+	var b strings.Builder
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if !strings.Contains(md, "<summary>ERROR 30 checks, one cause&#58; not run&#58; the adapter was given up on (the heading says why)</summary>") ||
+		!strings.HasPrefix(md, "## ") || !strings.Contains(strings.SplitN(md, "\n", 2)[0], "2 calls timed out") || strings.Count(md, "<details>") != 1 {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
