@@ -95,3 +95,20 @@ func ExampleReport_Groups() {
 	// Output:
 	// 3 checks, smallest case-1: $.error: want {"code":"SESSION_REFERENCE_INVALID_REFERENCE"}, got nothing
 }
+
+// An adapter given up on after its timeouts: the JSON report says why once, in givenUp, and
+// each check not sent keeps its status with a short message naming the entry.
+func ExampleGivenUp() {
+	r := &report.Report{Unusable: "2 calls timed out, the budget of the run"}
+	for _, op := range []string{"uri.decode", "prepare", "prepare"} {
+		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Name: op, Status: result.Error,
+			Message: "adapter " + op + ": not sent: 2 calls timed out, the budget of the run"})
+	}
+	r.Finish()
+	d := r.Document()
+	fmt.Printf("%+v\n", d.GivenUp)
+	fmt.Println(d.Cases[1].Status, d.Cases[1].Message)
+	// Output:
+	// [{Reason:2 calls timed out, the budget of the run Checks:3}]
+	// error adapter prepare: not sent: the adapter was given up on (givenUp[0] says why)
+}
