@@ -143,3 +143,23 @@ func TestMarkdownGivenUpGroup(t *testing.T) {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
+
+// The summary details at most maxMarkdownGroups groups and counts the rest.
+func TestMarkdownBoundsGroups(t *testing.T) {
+	r := &Report{Spec: "0.0.1-rc.1"}
+	for i := range 25 {
+		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Area: fmt.Sprintf("a%d", i), Name: fmt.Sprintf("c%d", i), Status: result.Fail, Message: "result differs",
+			Want: `{"id":1,"ok":true,"result":"a"}`, Got: `{"id":1,"ok":true,"result":"b"}`})
+	}
+	r.Finish()
+	if n := len(r.Groups()); n != 25 {
+		t.Fatalf("%d groups, want 25 (one per area)", n)
+	}
+	var b strings.Builder
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "<details>"); n != maxMarkdownGroups || !strings.Contains(b.String(), "…and 5 more groups (5 checks); see the full report.") {
+		t.Errorf("%d blocks:\n%s", n, b.String())
+	}
+}
