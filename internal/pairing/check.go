@@ -189,29 +189,38 @@ func (r *Repo) resolve(rel string) (string, error) {
 
 func (r *Repo) checkRecord(folder, recRel string) Pair {
 	p := Pair{Record: recRel, folder: folder}
-	data, err := r.readRecord(recRel)
+	if r.loadRecord(&p, false) {
+		var sides []recorded
+		for _, e := range p.record.Entries {
+			sides = append(sides, recorded{join(folder, e.Name), e.Hash})
+		}
+		r.judge(&p, sides)
+	}
+	return p
+}
+
+// loadRecord reads and parses p's record into p.record (a set's record, whose
+// keys are paths, with paths). When it cannot, p becomes the record's
+// Unreadable or Malformed verdict and loadRecord returns false.
+func (r *Repo) loadRecord(p *Pair, paths bool) bool {
+	data, err := r.readRecord(p.Record)
 	if err != nil {
 		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(err))
-		return p
+		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(p.Record), plainErr(err))
+		return false
 	}
-	rec, err := ParseRecord(data, r.Format)
+	rec, err := parseRecord(data, r.Format, paths)
 	if err != nil {
-		p.Status = Malformed
 		var re *RecordError
+		p.Status = Malformed
 		if errors.As(err, &re) {
 			p.Line = re.Line
 		}
-		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(recRel), err)
-		return p
+		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(p.Record), err)
+		return false
 	}
 	p.record = rec
-	var sides []recorded
-	for _, e := range rec.Entries {
-		sides = append(sides, recorded{join(folder, e.Name), e.Hash})
-	}
-	r.judge(&p, sides)
-	return p
+	return true
 }
 
 // recorded is one side as a record lists it: its repository-relative path and hash.
@@ -437,13 +446,7 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 	}
 	var paths []string
 	for _, n := range names {
-		s := Side{Path: join(folder, n), State: SideUnrecorded}
-		if h, err := r.hashSide(s.Path); err == nil {
-			s.Current = h
-		} else {
-			s.Problem = plainErr(err)
-		}
-		p.Sides = append(p.Sides, s)
+		p.Sides = append(p.Sides, r.unrecordedSide(join(folder, n)))
 	}
 	for _, n := range extra {
 		paths = append(paths, QuotePath(join(folder, n)))
@@ -459,6 +462,17 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 			list(paths), isAre(paths), base, QuotePath(recRel), r.fixCommand(first))
 	}
 	return p, true
+}
+
+// unrecordedSide is a side no record names yet, with its hash now.
+func (r *Repo) unrecordedSide(rel string) Side {
+	s := Side{Path: rel, State: SideUnrecorded}
+	if h, err := r.hashSide(rel); err == nil {
+		s.Current = h
+	} else {
+		s.Problem = plainErr(err)
+	}
+	return s
 }
 
 func list(items []string) string {

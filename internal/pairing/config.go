@@ -360,25 +360,11 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	recRecorded := map[string][]recorded{} // doc key → recorded sides
 	var recOrder []string
 	if _, err := r.resolve(s.Record); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		data, err := r.readRecord(s.Record)
-		if err != nil {
-			p := base
-			p.Status = Unreadable
-			p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(s.Record), plainErr(err))
+		p := base
+		if !r.loadRecord(&p, true) {
 			return []Pair{p}
 		}
-		rec, err = ParseSetRecord(data, r.Format)
-		if err != nil {
-			var re *RecordError
-			p := base
-			p.Status = Malformed
-			if errors.As(err, &re) {
-				p.Line = re.Line
-			}
-			p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(s.Record), err)
-			return []Pair{p}
-		}
-		base.record = rec
+		base, rec = p, p.record
 		for _, e := range rec.Entries {
 			rel := join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
@@ -447,13 +433,7 @@ func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bo
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
 	for _, f := range paths {
-		s := Side{Path: f, State: SideUnrecorded}
-		if h, err := r.hashSide(f); err == nil {
-			s.Current = h
-		} else {
-			s.Problem = plainErr(err)
-		}
-		p.Sides = append(p.Sides, s)
+		p.Sides = append(p.Sides, r.unrecordedSide(f))
 		quoted = append(quoted, QuotePath(f))
 	}
 	if hasRecord {

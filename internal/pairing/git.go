@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -226,30 +227,6 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	return files, how, nil
 }
 
-// cQuote quotes a path for git's --stdin-paths and --stdin (unquote_c_style)
-// when it must be: a line break, a trailing CR or a leading quote would
-// otherwise change what git reads.
-func cQuote(p string) string {
-	if !strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\\' }) && !strings.HasPrefix(p, `"`) {
-		return p
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c == 0x7f:
-			octal(&b, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // hashSides hashes the repository-relative paths as `git add` would store them:
 // one `git hash-object --stdin-paths`, git's filters and attributes included.
 // Each path must already be checked (a regular file inside the repository).
@@ -259,7 +236,7 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	for _, p := range paths {
 		if _, ok := r.hashes[p]; ok {
 			out[p] = r.hashes[p]
-		} else if !contains(todo, p) {
+		} else if !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
 	}
@@ -268,7 +245,9 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	}
 	var in bytes.Buffer
 	for _, p := range todo {
-		in.WriteString(cQuote(p) + "\n")
+		// git reads a line that starts with a quote C-unquoted (QuotePath's
+		// escapes): a line break, a trailing CR or a leading quote stays the path's.
+		in.WriteString(QuotePath(p) + "\n")
 	}
 	res, over, err := runGit(r.Root, in.Bytes(), len(todo)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
 	if err == nil && over {
@@ -288,15 +267,6 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 		r.hashes[p], out[p] = hashes[i], hashes[i]
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // catBlobs reads blobs by hash with one `git cat-file --batch`. A hash the

@@ -146,25 +146,16 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	r.noDiff = false
-	for _, folder := range folders {
-		pairs := selected[folder]
-		if set, ok := strings.CutPrefix(folder, setGroup); ok {
-			dir, base := path.Split(set)
-			dir = path.Clean(dir)
-			for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-				rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
-			}
-			if o.Write && len(pairs) > 0 {
-				pairs = r.writeGroup(folder, pairs, o)
-			}
-			rep.Pairs = append(rep.Pairs, pairs...)
-			continue
+	for _, g := range folders {
+		pairs := selected[g]
+		recRel, _ := groupRecord(g)
+		dir, base := path.Split(recRel)
+		dir = path.Clean(dir)
+		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
+			rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
 		}
-		for _, n := range RemoveStaleTemps(r.Abs(folder), RecordName) {
-			rep.RemovedTemps = append(rep.RemovedTemps, join(folder, n))
-		}
-		if o.Write {
-			pairs = r.writeGroup(folder, pairs, o)
+		if o.Write && len(pairs) > 0 {
+			pairs = r.writeGroup(g, pairs, o)
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
@@ -209,6 +200,15 @@ func (r *Repo) prefetchAll() {
 // setGroup prefixes the group key of a configured set's pairs; no folder name
 // holds a NUL byte.
 const setGroup = "\x00set:"
+
+// groupRecord returns the repository-relative record of group key g, and
+// whether it is a configured set's.
+func groupRecord(g string) (string, bool) {
+	if set, ok := strings.CutPrefix(g, setGroup); ok {
+		return set, true
+	}
+	return join(g, RecordName), false
+}
 
 func groupOf(p Pair) string {
 	if p.Set != "" || p.Record == ConfigName {

@@ -165,10 +165,8 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		}
 		return selected
 	}
-	set, isSet := strings.CutPrefix(g, setGroup)
-	recRel := join(g, RecordName)
+	recRel, isSet := groupRecord(g)
 	if isSet {
-		recRel = set
 		if err := r.makeRecordFolder(recRel); err != nil {
 			return fail("failed", err)
 		}
@@ -311,7 +309,7 @@ func shareSide(p, q Pair) bool {
 
 // checkGroup returns the fresh verdicts of one record's group.
 func (r *Repo) checkGroup(g string) []Pair {
-	set, isSet := strings.CutPrefix(g, setGroup)
+	set, isSet := groupRecord(g)
 	if !isSet {
 		return r.CheckFolder(g)
 	}
