@@ -331,15 +331,15 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 // file it can open, and returns its resolved absolute path: git is given only
 // files it can read without waiting.
 func (r *Repo) checkSide(rel string) (string, error) {
-	if c, ok := r.checked[rel]; ok {
-		return c.abs, c.err
+	c, ok := r.checked[rel]
+	if !ok {
+		c.abs, c.err = r.checkSideOnce(rel)
+		if r.checked == nil {
+			r.checked = map[string]checkedSide{}
+		}
+		r.checked[rel] = c
 	}
-	abs, err := r.checkSideOnce(rel)
-	if r.checked == nil {
-		r.checked = map[string]checkedSide{}
-	}
-	r.checked[rel] = checkedSide{abs, err}
-	return abs, err
+	return c.abs, c.err
 }
 
 type checkedSide struct {
@@ -349,12 +349,12 @@ type checkedSide struct {
 
 func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-				return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
-			}
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
+			return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 		}
+	}
+	if err != nil {
 		return "", err
 	}
 	f, err := openRegular(abs)

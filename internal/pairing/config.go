@@ -88,22 +88,10 @@ func (r *Repo) pairingConfig() *configState {
 	return c
 }
 
-type configError struct {
-	line int
-	msg  string
-}
-
-func (e *configError) Error() string {
-	if e.line > 0 {
-		return fmt.Sprintf("line %d: %s", e.line, e.msg)
-	}
-	return e.msg
-}
-
 // parseConfig parses and checks a config; it guesses nothing.
 func parseConfig(data []byte) ([]*pairSet, int, error) {
 	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
-		return nil, line, &configError{line, fmt.Sprintf(format, a...)}
+		return nil, line, recordErr(line, format, a...)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -477,8 +465,7 @@ func (r *Repo) readmeRecordNames(files map[string]string) bool {
 // covered reports whether a configured set claims rel as one of its documents,
 // so the README default leaves it to the set.
 func (r *Repo) covered(rel string) bool {
-	c := r.pairingConfig()
-	for _, s := range c.sets {
+	for _, s := range r.pairingConfig().sets {
 		if _, _, ok := s.classify(rel); ok {
 			return true
 		}
@@ -496,14 +483,10 @@ func (r *Repo) Relevant(rel string) bool {
 	case base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base):
 		return true
 	}
-	c := r.pairingConfig()
-	for _, s := range c.sets {
+	for _, s := range r.pairingConfig().sets {
 		if rel == s.Record {
 			return true
 		}
-		if _, _, ok := s.classify(rel); ok {
-			return true
-		}
 	}
-	return false
+	return r.covered(rel)
 }

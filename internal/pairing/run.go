@@ -248,13 +248,7 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 		}
 		return setGroup + rel, pick, true, nil
 	}
-	var pick []Pair
-	for _, p := range pairs {
-		if p.Has(rel) {
-			pick = append(pick, p)
-		}
-	}
-	if len(pick) > 0 {
+	if pick := withSide(pairs, rel); len(pick) > 0 {
 		return groupOf(pick[0]), pick, true, nil
 	}
 	if r.readmeRecordNames(map[string]string{"": rel}) {
@@ -275,6 +269,17 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 		}
 	}
 	return "", nil, false, nil
+}
+
+// withSide returns the pairs that have a side at rel.
+func withSide(pairs []Pair, rel string) []Pair {
+	var pick []Pair
+	for _, p := range pairs {
+		if p.Has(rel) {
+			pick = append(pick, p)
+		}
+	}
+	return pick
 }
 
 func hasPair(ps []Pair, p Pair) bool {
@@ -328,12 +333,7 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 			}
 		}
 	}
-	var pick []Pair
-	for _, p := range pairs {
-		if p.Has(rel) {
-			pick = append(pick, p)
-		}
-	}
+	pick := withSide(pairs, rel)
 	if len(pick) == 0 && (name == BaseName || IsTranslationName(name)) {
 		// A malformed or unreadable record names nothing we can read; its verdict
 		// is the answer for every README in its folder.
