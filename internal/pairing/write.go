@@ -110,10 +110,15 @@ func RemoveStaleTemps(dir, base string) []string {
 	for _, e := range entries {
 		mid, ok := strings.CutPrefix(e.Name(), "."+base+".")
 		digits, ok2 := strings.CutSuffix(mid, ".tmp")
-		if !ok2 {
+		// A .pid file is made before its lock is taken: it is stale only once
+		// its process is gone, or a run would remove a live writer's file and
+		// fail it (0 for one not written yet counts as live).
+		pid := !ok2
+		if pid {
 			digits, ok2 = strings.CutSuffix(mid, ".pid")
 		}
-		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() {
+		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() &&
+			(!pid || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
 			stale = append(stale, e.Name())
 		}
 	}
