@@ -269,7 +269,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 	case len(missing) > 0:
 		p.Status = Missing
 		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
-			list(missing), isAre(missing), QuotePath(recRel))
+			list(missing), pronoun(missing, "is", "are"), QuotePath(recRel))
 	case len(unreadable) > 0:
 		p.Status = Unreadable
 		p.Message = strings.Join(unreadable, "; ")
@@ -311,11 +311,10 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	if info, err := os.Stat(filepath.Join(r.GitDir, "objects", oid[:2], oid[2:])); err == nil && !info.Mode().IsRegular() {
 		return Changes{Source: "unavailable", Reason: fmt.Sprintf("loose object %s: not a regular file (%s)", oid, describeMode(info.Mode()))}
 	}
-	blobs, err := r.catBlobs([]string{oid})
+	old, ok, err := r.catBlob(oid)
 	if err != nil {
 		return Changes{Source: "unavailable", Reason: err.Error()}
 	}
-	old, ok := blobs[oid]
 	if !ok {
 		return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
 	}
@@ -455,11 +454,11 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 	first := join(folder, extra[0])
 	if hasRecord {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
-			list(paths), isAre(paths), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
+			list(paths), pronoun(paths, "is", "are"), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
 			pronoun(paths, "it", "them"), r.fixCommand(first))
 	} else {
 		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: %s",
-			list(paths), isAre(paths), base, QuotePath(recRel), r.fixCommand(first))
+			list(paths), pronoun(paths, "is", "are"), base, QuotePath(recRel), r.fixCommand(first))
 	}
 	return p, true
 }
@@ -492,13 +491,6 @@ func pronoun(items []string, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func isAre(items []string) string {
-	if len(items) == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // plainErr turns an error into a short reason without the path that the message

@@ -426,10 +426,10 @@ func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bo
 	}
 	if hasRecord {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s the other languages of the document, add %s with: %s",
-			list(quoted), isAre(quoted), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
 	} else {
 		p.Message = fmt.Sprintf("%s %s one document in several languages with no record (%s); once they match, record them with: %s",
-			list(quoted), isAre(quoted), QuotePath(base.Record), r.fixCommand(paths[0]))
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), r.fixCommand(paths[0]))
 	}
 	return p
 }

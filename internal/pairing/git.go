@@ -1,7 +1,6 @@
 package pairing
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -10,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,10 +130,8 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		for _, ok := range okStatus {
-			if exit.ExitCode() == ok {
-				err = nil
-			}
+		if slices.Contains(okStatus, exit.ExitCode()) {
+			err = nil
 		}
 	}
 	if err != nil {
@@ -269,44 +265,32 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	return out, nil
 }
 
-// catBlobs reads blobs by hash with one `git cat-file --batch`. A hash the
-// repository does not hold is missing from the result.
-func (r *Repo) catBlobs(oids []string) (map[string][]byte, error) {
-	var in bytes.Buffer
-	for _, o := range oids {
-		in.WriteString(o + "\n")
-	}
-	res, over, err := runGit(r.Root, in.Bytes(), len(oids)*(maxDocument+128), nil, "cat-file", "--batch")
+// catBlob reads a blob by hash with `git cat-file --batch`; ok is false when
+// the repository does not hold it.
+func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
+	res, over, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
 	if err == nil && over {
 		err = fmt.Errorf("git cat-file: a blob larger than %d MiB", maxDocument>>20)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := map[string][]byte{}
-	rd := bufio.NewReader(bytes.NewReader(res))
-	for range oids {
-		head, err := rd.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: short answer")
-		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // "<oid> missing" (or ambiguous)
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size > maxDocument {
-			return nil, fmt.Errorf("git cat-file: bad answer %q", head)
-		}
-		data := make([]byte, size+1)
-		if _, err := io.ReadFull(rd, data); err != nil {
-			return nil, fmt.Errorf("git cat-file: short answer")
-		}
-		if f[1] == "blob" {
-			out[f[0]] = data[:size]
-		}
+	head, body, found := bytes.Cut(res, []byte("\n"))
+	if !found {
+		return nil, false, fmt.Errorf("git cat-file: short answer")
 	}
-	return out, nil
+	f := strings.Fields(string(head))
+	if len(f) != 3 {
+		return nil, false, nil // "<oid> missing" (or ambiguous)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil || size > maxDocument {
+		return nil, false, fmt.Errorf("git cat-file: bad answer %q", string(head)+"\n")
+	}
+	if len(body) < size+1 {
+		return nil, false, fmt.Errorf("git cat-file: short answer")
+	}
+	return body[:size], f[1] == "blob", nil
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on

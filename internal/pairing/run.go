@@ -58,13 +58,6 @@ type Options struct {
 	LockWait time.Duration
 }
 
-func (o Options) lockWait() time.Duration {
-	if o.LockWait > 0 {
-		return o.LockWait
-	}
-	return LockWait
-}
-
 // UsageError is a mistake in what the user asked for (exit status 2), as opposed to
 // a pair that is not confirmed (exit status 1).
 type UsageError struct{ Msg string }

@@ -176,7 +176,11 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 			return fail("failed", err)
 		}
 	}
-	unlock, err := lockRecord(r.Abs(recRel), o.lockWait())
+	wait := o.LockWait
+	if wait <= 0 {
+		wait = LockWait
+	}
+	unlock, err := lockRecord(r.Abs(recRel), wait)
 	if err != nil {
 		var le *LockError
 		if !errors.As(err, &le) {
