@@ -189,29 +189,38 @@ func (r *Repo) resolve(rel string) (string, error) {
 
 func (r *Repo) checkRecord(folder, recRel string) Pair {
 	p := Pair{Record: recRel, folder: folder}
-	data, err := r.readRecord(recRel)
+	if r.loadRecord(&p, false) {
+		var sides []recorded
+		for _, e := range p.record.Entries {
+			sides = append(sides, recorded{join(folder, e.Name), e.Hash})
+		}
+		r.judge(&p, sides)
+	}
+	return p
+}
+
+// loadRecord reads and parses p's record into p.record (a set's record, whose
+// keys are paths, with paths). When it cannot, p becomes the record's
+// Unreadable or Malformed verdict and loadRecord returns false.
+func (r *Repo) loadRecord(p *Pair, paths bool) bool {
+	data, err := r.readRecord(p.Record)
 	if err != nil {
 		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(err))
-		return p
+		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(p.Record), plainErr(err))
+		return false
 	}
-	rec, err := ParseRecord(data, r.Format)
+	rec, err := parseRecord(data, r.Format, paths)
 	if err != nil {
-		p.Status = Malformed
 		var re *RecordError
+		p.Status = Malformed
 		if errors.As(err, &re) {
 			p.Line = re.Line
 		}
-		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(recRel), err)
-		return p
+		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(p.Record), err)
+		return false
 	}
 	p.record = rec
-	var sides []recorded
-	for _, e := range rec.Entries {
-		sides = append(sides, recorded{join(folder, e.Name), e.Hash})
-	}
-	r.judge(&p, sides)
-	return p
+	return true
 }
 
 // recorded is one side as a record lists it: its repository-relative path and hash.
@@ -260,7 +269,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 	case len(missing) > 0:
 		p.Status = Missing
 		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
-			list(missing), isAre(missing), QuotePath(recRel))
+			list(missing), pronoun(missing, "is", "are"), QuotePath(recRel))
 	case len(unreadable) > 0:
 		p.Status = Unreadable
 		p.Message = strings.Join(unreadable, "; ")
@@ -302,11 +311,10 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	if info, err := os.Stat(filepath.Join(r.GitDir, "objects", oid[:2], oid[2:])); err == nil && !info.Mode().IsRegular() {
 		return Changes{Source: "unavailable", Reason: fmt.Sprintf("loose object %s: not a regular file (%s)", oid, describeMode(info.Mode()))}
 	}
-	blobs, err := r.catBlobs([]string{oid})
+	old, ok, err := r.catBlob(oid)
 	if err != nil {
 		return Changes{Source: "unavailable", Reason: err.Error()}
 	}
-	old, ok := blobs[oid]
 	if !ok {
 		return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
 	}
@@ -322,15 +330,15 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 // file it can open, and returns its resolved absolute path: git is given only
 // files it can read without waiting.
 func (r *Repo) checkSide(rel string) (string, error) {
-	if c, ok := r.checked[rel]; ok {
-		return c.abs, c.err
+	c, ok := r.checked[rel]
+	if !ok {
+		c.abs, c.err = r.checkSideOnce(rel)
+		if r.checked == nil {
+			r.checked = map[string]checkedSide{}
+		}
+		r.checked[rel] = c
 	}
-	abs, err := r.checkSideOnce(rel)
-	if r.checked == nil {
-		r.checked = map[string]checkedSide{}
-	}
-	r.checked[rel] = checkedSide{abs, err}
-	return abs, err
+	return c.abs, c.err
 }
 
 type checkedSide struct {
@@ -340,12 +348,12 @@ type checkedSide struct {
 
 func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-				return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
-			}
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
+			return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 		}
+	}
+	if err != nil {
 		return "", err
 	}
 	f, err := openRegular(abs)
@@ -437,13 +445,7 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 	}
 	var paths []string
 	for _, n := range names {
-		s := Side{Path: join(folder, n), State: SideUnrecorded}
-		if h, err := r.hashSide(s.Path); err == nil {
-			s.Current = h
-		} else {
-			s.Problem = plainErr(err)
-		}
-		p.Sides = append(p.Sides, s)
+		p.Sides = append(p.Sides, r.unrecordedSide(join(folder, n)))
 	}
 	for _, n := range extra {
 		paths = append(paths, QuotePath(join(folder, n)))
@@ -452,13 +454,24 @@ func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) 
 	first := join(folder, extra[0])
 	if hasRecord {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
-			list(paths), isAre(paths), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
+			list(paths), pronoun(paths, "is", "are"), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
 			pronoun(paths, "it", "them"), r.fixCommand(first))
 	} else {
 		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: %s",
-			list(paths), isAre(paths), base, QuotePath(recRel), r.fixCommand(first))
+			list(paths), pronoun(paths, "is", "are"), base, QuotePath(recRel), r.fixCommand(first))
 	}
 	return p, true
+}
+
+// unrecordedSide is a side no record names yet, with its hash now.
+func (r *Repo) unrecordedSide(rel string) Side {
+	s := Side{Path: rel, State: SideUnrecorded}
+	if h, err := r.hashSide(rel); err == nil {
+		s.Current = h
+	} else {
+		s.Problem = plainErr(err)
+	}
+	return s
 }
 
 func list(items []string) string {
@@ -478,13 +491,6 @@ func pronoun(items []string, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func isAre(items []string) string {
-	if len(items) == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // plainErr turns an error into a short reason without the path that the message

@@ -88,22 +88,10 @@ func (r *Repo) pairingConfig() *configState {
 	return c
 }
 
-type configError struct {
-	line int
-	msg  string
-}
-
-func (e *configError) Error() string {
-	if e.line > 0 {
-		return fmt.Sprintf("line %d: %s", e.line, e.msg)
-	}
-	return e.msg
-}
-
 // parseConfig parses and checks a config; it guesses nothing.
 func parseConfig(data []byte) ([]*pairSet, int, error) {
 	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
-		return nil, line, &configError{line, fmt.Sprintf(format, a...)}
+		return nil, line, recordErr(line, format, a...)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -360,25 +348,11 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	recRecorded := map[string][]recorded{} // doc key → recorded sides
 	var recOrder []string
 	if _, err := r.resolve(s.Record); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		data, err := r.readRecord(s.Record)
-		if err != nil {
-			p := base
-			p.Status = Unreadable
-			p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(s.Record), plainErr(err))
+		p := base
+		if !r.loadRecord(&p, true) {
 			return []Pair{p}
 		}
-		rec, err = ParseSetRecord(data, r.Format)
-		if err != nil {
-			var re *RecordError
-			p := base
-			p.Status = Malformed
-			if errors.As(err, &re) {
-				p.Line = re.Line
-			}
-			p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(s.Record), err)
-			return []Pair{p}
-		}
-		base.record = rec
+		base, rec = p, p.record
 		for _, e := range rec.Entries {
 			rel := join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
@@ -447,21 +421,15 @@ func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bo
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
 	for _, f := range paths {
-		s := Side{Path: f, State: SideUnrecorded}
-		if h, err := r.hashSide(f); err == nil {
-			s.Current = h
-		} else {
-			s.Problem = plainErr(err)
-		}
-		p.Sides = append(p.Sides, s)
+		p.Sides = append(p.Sides, r.unrecordedSide(f))
 		quoted = append(quoted, QuotePath(f))
 	}
 	if hasRecord {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s the other languages of the document, add %s with: %s",
-			list(quoted), isAre(quoted), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
 	} else {
 		p.Message = fmt.Sprintf("%s %s one document in several languages with no record (%s); once they match, record them with: %s",
-			list(quoted), isAre(quoted), QuotePath(base.Record), r.fixCommand(paths[0]))
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), r.fixCommand(paths[0]))
 	}
 	return p
 }
@@ -497,8 +465,7 @@ func (r *Repo) readmeRecordNames(files map[string]string) bool {
 // covered reports whether a configured set claims rel as one of its documents,
 // so the README default leaves it to the set.
 func (r *Repo) covered(rel string) bool {
-	c := r.pairingConfig()
-	for _, s := range c.sets {
+	for _, s := range r.pairingConfig().sets {
 		if _, _, ok := s.classify(rel); ok {
 			return true
 		}
@@ -516,14 +483,10 @@ func (r *Repo) Relevant(rel string) bool {
 	case base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base):
 		return true
 	}
-	c := r.pairingConfig()
-	for _, s := range c.sets {
+	for _, s := range r.pairingConfig().sets {
 		if rel == s.Record {
 			return true
 		}
-		if _, _, ok := s.classify(rel); ok {
-			return true
-		}
 	}
-	return false
+	return r.covered(rel)
 }

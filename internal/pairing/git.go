@@ -1,7 +1,6 @@
 package pairing
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -10,10 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,10 +130,8 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		for _, ok := range okStatus {
-			if exit.ExitCode() == ok {
-				err = nil
-			}
+		if slices.Contains(okStatus, exit.ExitCode()) {
+			err = nil
 		}
 	}
 	if err != nil {
@@ -226,30 +223,6 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	return files, how, nil
 }
 
-// cQuote quotes a path for git's --stdin-paths and --stdin (unquote_c_style)
-// when it must be: a line break, a trailing CR or a leading quote would
-// otherwise change what git reads.
-func cQuote(p string) string {
-	if !strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\\' }) && !strings.HasPrefix(p, `"`) {
-		return p
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c == 0x7f:
-			octal(&b, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // hashSides hashes the repository-relative paths as `git add` would store them:
 // one `git hash-object --stdin-paths`, git's filters and attributes included.
 // Each path must already be checked (a regular file inside the repository).
@@ -259,7 +232,7 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	for _, p := range paths {
 		if _, ok := r.hashes[p]; ok {
 			out[p] = r.hashes[p]
-		} else if !contains(todo, p) {
+		} else if !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
 	}
@@ -268,7 +241,9 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	}
 	var in bytes.Buffer
 	for _, p := range todo {
-		in.WriteString(cQuote(p) + "\n")
+		// git reads a line that starts with a quote C-unquoted (QuotePath's
+		// escapes): a line break, a trailing CR or a leading quote stays the path's.
+		in.WriteString(QuotePath(p) + "\n")
 	}
 	res, over, err := runGit(r.Root, in.Bytes(), len(todo)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
 	if err == nil && over {
@@ -290,53 +265,32 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 	return out, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// catBlobs reads blobs by hash with one `git cat-file --batch`. A hash the
-// repository does not hold is missing from the result.
-func (r *Repo) catBlobs(oids []string) (map[string][]byte, error) {
-	var in bytes.Buffer
-	for _, o := range oids {
-		in.WriteString(o + "\n")
-	}
-	res, over, err := runGit(r.Root, in.Bytes(), len(oids)*(maxDocument+128), nil, "cat-file", "--batch")
+// catBlob reads a blob by hash with `git cat-file --batch`; ok is false when
+// the repository does not hold it.
+func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
+	res, over, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
 	if err == nil && over {
 		err = fmt.Errorf("git cat-file: a blob larger than %d MiB", maxDocument>>20)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := map[string][]byte{}
-	rd := bufio.NewReader(bytes.NewReader(res))
-	for range oids {
-		head, err := rd.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: short answer")
-		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // "<oid> missing" (or ambiguous)
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size > maxDocument {
-			return nil, fmt.Errorf("git cat-file: bad answer %q", head)
-		}
-		data := make([]byte, size+1)
-		if _, err := io.ReadFull(rd, data); err != nil {
-			return nil, fmt.Errorf("git cat-file: short answer")
-		}
-		if f[1] == "blob" {
-			out[f[0]] = data[:size]
-		}
+	head, body, found := bytes.Cut(res, []byte("\n"))
+	if !found {
+		return nil, false, fmt.Errorf("git cat-file: short answer")
 	}
-	return out, nil
+	f := strings.Fields(string(head))
+	if len(f) != 3 {
+		return nil, false, nil // "<oid> missing" (or ambiguous)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil || size > maxDocument {
+		return nil, false, fmt.Errorf("git cat-file: bad answer %q", string(head)+"\n")
+	}
+	if len(body) < size+1 {
+		return nil, false, fmt.Errorf("git cat-file: short answer")
+	}
+	return body[:size], f[1] == "blob", nil
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on

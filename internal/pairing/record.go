@@ -63,13 +63,6 @@ func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
 	return parseRecord(data, f, false)
 }
 
-// ParseSetRecord parses the record of a configured set: the same format, whose
-// keys may be slash-separated paths below the record's folder (en/guide.md),
-// never leading out of it.
-func ParseSetRecord(data []byte, f ObjectFormat) (*Record, error) {
-	return parseRecord(data, f, true)
-}
-
 func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	if !utf8.Valid(data) {
 		return nil, recordErr(0, "not valid UTF-8")

@@ -86,29 +86,25 @@ func (r *Repo) Discover() ([]string, Discovery, error) {
 	if err != nil {
 		return nil, how, err
 	}
-	names := map[string]map[string]bool{}
+	record, readme, translated := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		dir, name := path.Split(f)
-		dir = strings.TrimSuffix(dir, "/")
-		if dir == "" {
-			dir = "."
-		}
-		if name == RecordName || name == BaseName || IsTranslationName(name) {
-			if names[dir] == nil {
-				names[dir] = map[string]bool{}
-			}
-			names[dir][name] = true
+		dir = path.Clean(dir)
+		switch {
+		case name == RecordName:
+			record[dir] = true
+		case name == BaseName:
+			readme[dir] = true
+		case IsTranslationName(name):
+			translated[dir] = true
 		}
 	}
 	var dirs []string
-	for dir, set := range names {
-		hasTranslation := false
-		for n := range set {
-			if IsTranslationName(n) {
-				hasTranslation = true
-			}
-		}
-		if set[RecordName] || (set[BaseName] && hasTranslation) {
+	for dir := range record {
+		dirs = append(dirs, dir)
+	}
+	for dir := range readme {
+		if translated[dir] && !record[dir] {
 			dirs = append(dirs, dir)
 		}
 	}

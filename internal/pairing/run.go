@@ -58,13 +58,6 @@ type Options struct {
 	LockWait time.Duration
 }
 
-func (o Options) lockWait() time.Duration {
-	if o.LockWait > 0 {
-		return o.LockWait
-	}
-	return LockWait
-}
-
 // UsageError is a mistake in what the user asked for (exit status 2), as opposed to
 // a pair that is not confirmed (exit status 1).
 type UsageError struct{ Msg string }
@@ -146,25 +139,16 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	r.noDiff = false
-	for _, folder := range folders {
-		pairs := selected[folder]
-		if set, ok := strings.CutPrefix(folder, setGroup); ok {
-			dir, base := path.Split(set)
-			dir = path.Clean(dir)
-			for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-				rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
-			}
-			if o.Write && len(pairs) > 0 {
-				pairs = r.writeGroup(folder, pairs, o)
-			}
-			rep.Pairs = append(rep.Pairs, pairs...)
-			continue
+	for _, g := range folders {
+		pairs := selected[g]
+		recRel, _ := groupRecord(g)
+		dir, base := path.Split(recRel)
+		dir = path.Clean(dir)
+		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
+			rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
 		}
-		for _, n := range RemoveStaleTemps(r.Abs(folder), RecordName) {
-			rep.RemovedTemps = append(rep.RemovedTemps, join(folder, n))
-		}
-		if o.Write {
-			pairs = r.writeGroup(folder, pairs, o)
+		if o.Write && len(pairs) > 0 {
+			pairs = r.writeGroup(g, pairs, o)
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
@@ -210,6 +194,15 @@ func (r *Repo) prefetchAll() {
 // holds a NUL byte.
 const setGroup = "\x00set:"
 
+// groupRecord returns the repository-relative record of group key g, and
+// whether it is a configured set's.
+func groupRecord(g string) (string, bool) {
+	if set, ok := strings.CutPrefix(g, setGroup); ok {
+		return set, true
+	}
+	return join(g, RecordName), false
+}
+
 func groupOf(p Pair) string {
 	if p.Set != "" || p.Record == ConfigName {
 		return setGroup + p.Record
@@ -248,13 +241,7 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 		}
 		return setGroup + rel, pick, true, nil
 	}
-	var pick []Pair
-	for _, p := range pairs {
-		if p.Has(rel) {
-			pick = append(pick, p)
-		}
-	}
-	if len(pick) > 0 {
+	if pick := withSide(pairs, rel); len(pick) > 0 {
 		return groupOf(pick[0]), pick, true, nil
 	}
 	if r.readmeRecordNames(map[string]string{"": rel}) {
@@ -275,6 +262,17 @@ func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string,
 		}
 	}
 	return "", nil, false, nil
+}
+
+// withSide returns the pairs that have a side at rel.
+func withSide(pairs []Pair, rel string) []Pair {
+	var pick []Pair
+	for _, p := range pairs {
+		if p.Has(rel) {
+			pick = append(pick, p)
+		}
+	}
+	return pick
 }
 
 func hasPair(ps []Pair, p Pair) bool {
@@ -328,12 +326,7 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 			}
 		}
 	}
-	var pick []Pair
-	for _, p := range pairs {
-		if p.Has(rel) {
-			pick = append(pick, p)
-		}
-	}
+	pick := withSide(pairs, rel)
 	if len(pick) == 0 && (name == BaseName || IsTranslationName(name)) {
 		// A malformed or unreadable record names nothing we can read; its verdict
 		// is the answer for every README in its folder.

@@ -110,10 +110,15 @@ func RemoveStaleTemps(dir, base string) []string {
 	for _, e := range entries {
 		mid, ok := strings.CutPrefix(e.Name(), "."+base+".")
 		digits, ok2 := strings.CutSuffix(mid, ".tmp")
-		if !ok2 {
+		// A .pid file is made before its lock is taken: it is stale only once
+		// its process is gone, or a run would remove a live writer's file and
+		// fail it (0 for one not written yet counts as live).
+		pid := !ok2
+		if pid {
 			digits, ok2 = strings.CutSuffix(mid, ".pid")
 		}
-		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() {
+		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() &&
+			(!pid || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
 			stale = append(stale, e.Name())
 		}
 	}
@@ -165,15 +170,17 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		}
 		return selected
 	}
-	set, isSet := strings.CutPrefix(g, setGroup)
-	recRel := join(g, RecordName)
+	recRel, isSet := groupRecord(g)
 	if isSet {
-		recRel = set
 		if err := r.makeRecordFolder(recRel); err != nil {
 			return fail("failed", err)
 		}
 	}
-	unlock, err := lockRecord(r.Abs(recRel), o.lockWait())
+	wait := o.LockWait
+	if wait <= 0 {
+		wait = LockWait
+	}
+	unlock, err := lockRecord(r.Abs(recRel), wait)
 	if err != nil {
 		var le *LockError
 		if !errors.As(err, &le) {
@@ -311,7 +318,7 @@ func shareSide(p, q Pair) bool {
 
 // checkGroup returns the fresh verdicts of one record's group.
 func (r *Repo) checkGroup(g string) []Pair {
-	set, isSet := strings.CutPrefix(g, setGroup)
+	set, isSet := groupRecord(g)
 	if !isSet {
 		return r.CheckFolder(g)
 	}
