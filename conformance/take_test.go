@@ -2,7 +2,9 @@ package conformance_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
@@ -64,4 +66,21 @@ func TestTakeAskedInListOrder(t *testing.T) {
 	if len(parts) != 3 || skipped == 0 || len(taken) == len(asked) || len(taken) == 0 {
 		t.Errorf("%d taken of %d, %d skipped: the test selects too little", len(taken), len(asked), skipped)
 	}
+}
+
+// Take chooses checks as they come, after the run's own selection: here only the fixtures
+// of uri.decode's padding, which then run and are reported as any others.
+func ExampleRunner_take() {
+	r := conformance.Runner{
+		Match: "fixtures/uri-decode/",
+		Take:  func(part, name string) bool { return strings.Contains(name, "padding") },
+	}
+	rep := r.Run(context.Background())
+	fmt.Println(len(rep.Cases) > 0, rep.Totals.Total == len(rep.Cases), rep.Totals.Fail)
+	for _, c := range rep.Cases {
+		if !strings.Contains(c.Name, "padding") {
+			fmt.Println("not taken, but reported:", c.Name)
+		}
+	}
+	// Output: true true 0
 }
