@@ -118,6 +118,11 @@ type Runner struct {
 	Deadline time.Duration
 	// Progress, when set, is called with each case's result as it finishes.
 	Progress func(result.Case)
+	// Take, when set, is asked once per selected check, in run order, as the check comes to
+	// run or to be reported not run: false leaves it out of the run and of the report. Every
+	// check it takes is passed to Progress before Take is asked again or Run returns, unless
+	// the run stops inside its part. A Go test's subtests answer it (go test -run).
+	Take func(part, name string) bool
 	// PartDone, when set, is called with each part's summary as it finishes.
 	PartDone func(report.Part)
 	// CucumberMessages, when set, receives the feature run as Cucumber Messages (NDJSON), for
@@ -196,6 +201,7 @@ func NewRunner(r Runner) (Runner, error) {
 		r.Handler = &refadapter.Reference{Profile: string(r.Profile)}
 	}
 	r.sel = r.shard(r.sel)
+	r.sel.Take = r.Take
 	return r, nil
 }
 
@@ -307,7 +313,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		for _, part := range Parts {
 			p := report.Part{Name: part, Note: "not run: interrupted"}
 			if r.selects(part) {
-				cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
+				cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted, nil)
 				p.Counts = report.CountCases(cs)
 				rep.Cases = append(rep.Cases, cs...)
 			}
@@ -342,21 +348,21 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			p.Note = "in another shard"
 		case interrupted(parent) != "":
 			p.Note = "not run: interrupted"
-			cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted)
+			cs := r.notRun(part, result.NotCovered, report.NotRunInterrupted, nil)
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
 		case conn.Unusable() != "":
 			// Every check the part would make is an error, not run: the report counts the
 			// whole selection, and says why none of these ran.
 			p.Note = "not run: adapter unusable"
-			cs := r.notRun(part, result.Error, "not run: adapter unusable: "+oneLine(conn.Unusable()))
+			cs := r.notRun(part, result.Error, "not run: adapter unusable: "+oneLine(conn.Unusable()), nil)
 			p.Counts = report.CountCases(cs)
 			rep.Cases = append(rep.Cases, cs...)
 		default:
 			t0 := time.Now()
 			cs, note := r.runPart(ctx, part, client, rep.Seed, st)
 			if interrupted(parent) != "" {
-				cs = append(cs, r.notRunYet(part, cs)...)
+				cs = append(cs, r.notRun(part, result.NotCovered, report.NotRunInterrupted, cs)...)
 			}
 			p.Elapsed = time.Since(t0)
 			p.Note = note
@@ -372,22 +378,6 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 		rep.Unusable = oneLine(why)
 	}
 	return rep
-}
-
-// notRunYet lists the checks of part that a run stopped mid-part did not report in done, as
-// not covered, "not run: interrupted": the report still counts the whole selection.
-func (r Runner) notRunYet(part string, done []result.Case) []result.Case {
-	seen := map[string]bool{}
-	for _, c := range done {
-		seen[c.Name] = true
-	}
-	var out []result.Case
-	for _, c := range r.notRun(part, result.NotCovered, report.NotRunInterrupted) {
-		if !seen[c.Name] {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 func (r Runner) skipAll(rep *report.Report, note string) {

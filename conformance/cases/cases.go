@@ -589,7 +589,11 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]re
 			if !fc.AppliesTo(string(sel.Release())) || !sel.Selects(part, f.FullName(fc), append([]string{Area(f.Op)}, fc.Requirements...)) {
 				continue
 			}
-			if why := sel.SkipReason(part, f.FullName(fc)); why != "" {
+			why := sel.SkipReason(part, f.FullName(fc))
+			if why == suite.NotTaken {
+				continue
+			}
+			if why != "" {
 				rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Source: f.source(fc)}, why)
 				if opts.Progress != nil {
 					opts.Progress(rc)

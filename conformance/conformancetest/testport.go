@@ -69,16 +69,14 @@ func TestPortWith(t *testing.T, p goport.Port, opts Options) *report.Report {
 	return check(t, b, base)
 }
 
-// check certifies r's implementation (b's port when b is set) on t.
-//
-// The checks are listed first. Each part is a subtest whose own subtests, one per check,
-// note that they are selected (go test -run decides which are) and pause (t.Parallel);
-// the part then runs exactly the selected checks, in one run of the runner, and returns,
-// and each paused subtest reports its check. So a run costs what go test -run selects, and
-// when check returns, t knows every failure.
+// check certifies r's implementation (b's port when b is set) on t, in one run of the runner
+// on its own goroutine. The run asks, as each check comes (Runner.Take), whether to take it;
+// check answers with a subtest part/name: go test -run decides whether it runs, and when it
+// does it takes the check and reports the check's result, which the run passes to Progress
+// before asking again. So a run costs what go test -run selects, and when check returns, t
+// knows every failure.
 func check(t *testing.T, b *bridge, r conformance.Runner) *report.Report {
 	t.Helper()
-	tb := t
 	base, err := conformance.NewRunner(r)
 	if err != nil {
 		t.Fatalf("conformancetest: %v", err)
@@ -95,23 +93,114 @@ func check(t *testing.T, b *bridge, r conformance.Runner) *report.Report {
 	}
 	t.Logf("conformancetest: %d checks selected, profile %s, rapid seed %d (rerun with -rapid.seed=%d)",
 		len(checks), base.Profile, base.Seed, base.Seed)
-	var reps []*report.Report
-	for _, part := range conformance.Parts {
-		var listed []result.Case
-		for _, c := range checks {
-			if c.Part == part {
-				listed = append(listed, c)
+
+	// The run's events, one at a time: a check to take or not (ask), or a check's result.
+	type event struct {
+		id   string // ask: part/name
+		take chan bool
+		got  result.Case
+	}
+	events := make(chan event)
+	var rep *report.Report // set before events is closed
+	run := base
+	run.Take = func(part, name string) bool {
+		take := make(chan bool)
+		events <- event{id: part + "/" + name, take: take}
+		return <-take
+	}
+	run.Progress = func(c result.Case) { events <- event{got: c} }
+	go func() {
+		defer close(events)
+		rep, err = runContext(context.Background(), b, run)
+	}()
+	// However t ends (a Goexit included), the run is answered to its end: nothing more taken.
+	defer func() {
+		for e := range events {
+			if e.take != nil {
+				e.take <- false
 			}
 		}
-		if len(listed) > 0 {
-			t.Run(part, func(t *testing.T) {
-				if rep := testPart(t, b, base, part, listed); rep != nil {
-					reps = append(reps, rep)
-				}
-			})
+	}()
+
+	var held *event // read ahead of the level that handles it
+	// next returns the run's next event when it is of part (a result, or a check whose name
+	// starts with part), else holds it for the caller's level.
+	next := func(part string) (e event, ok bool) {
+		if held != nil {
+			e, ok, held = *held, true, nil
+		} else {
+			e, ok = <-events
+		}
+		if ok && e.take != nil && !strings.HasPrefix(e.id, part) {
+			held, ok = &e, false
+		}
+		return e, ok
+	}
+	// unasked reports a result no subtest took: the kit's own data that failed to run.
+	unasked := func(t *testing.T, c result.Case) {
+		if c.Status == result.FixtureBug {
+			t.Logf("fixture bug (the kit's fault, not the port's): %s: %s", c.Name, c.Message)
+		} else {
+			t.Errorf("conformancetest: unlisted check %s/%s: %s", c.Part, c.Name, detail(c))
 		}
 	}
-	rep := merge(base, reps)
+	// one answers check e of part with its subtest on t, which takes it when go test -run
+	// runs it and reports the result the run passes next.
+	one := func(t *testing.T, part string, e event) {
+		taken := false
+		t.Run(strings.TrimPrefix(e.id, part), func(t *testing.T) {
+			taken = true
+			e.take <- true
+			got, ok := next("\x00") // a result, not a check
+			if !ok || got.got.Part+"/"+got.got.Name != e.id {
+				if ok {
+					held = &got
+				}
+				t.Errorf("conformancetest: the run did not report this check")
+				return
+			}
+			reportCase(t, got.got, base.RequireAll, base.Seed)
+		})
+		if !taken {
+			e.take <- false
+		}
+	}
+	for e, ok := next(""); ok; e, ok = next("") {
+		if e.take == nil {
+			unasked(t, e.got)
+			continue
+		}
+		part, entered := strings.SplitN(e.id, "/", 2)[0]+"/", false
+		held = &e
+		t.Run(strings.TrimSuffix(part, "/"), func(t *testing.T) {
+			entered = true
+			for e, ok := next(part); ok; e, ok = next(part) {
+				if e.take == nil {
+					unasked(t, e.got)
+				} else {
+					one(t, part, e)
+				}
+			}
+		})
+		if !entered { // go test -run left the part out: none of its checks is taken
+			for e, ok := next(part); ok; e, ok = next(part) {
+				if e.take == nil {
+					unasked(t, e.got)
+				} else {
+					e.take <- false
+				}
+			}
+		}
+	}
+	if err != nil {
+		t.Fatalf("conformancetest: %v", err)
+	}
+	// The outcomes the subtests do not already fail on: the verdict's own word (report.Outcome),
+	// as every report says it. Nothing run is go test -run's choice (the list is not empty).
+	switch rep.Verdict.Kind() {
+	case report.OutcomeUnusable, report.OutcomeIncomplete, report.OutcomeInterrupted:
+		t.Errorf("conformancetest: %s (exit %d)", rep.Verdict.Summary, rep.Verdict.Code)
+	}
 	t.Log(closing(rep, len(checks)))
 	if len(rep.Cases) > 0 {
 		// On stdout, not in the log, which go test shows only with -v or on a failure: a
@@ -120,7 +209,7 @@ func check(t *testing.T, b *bridge, r conformance.Runner) *report.Report {
 	}
 	if c := rep.Totals; len(rep.Cases) > 0 && c.Pass == 0 {
 		// Every check skipped (or none passing) is no verdict: go test must not print ok.
-		tb.Errorf("conformancetest: nothing of the contract would be certified: %s", coverage(rep, len(checks)))
+		t.Errorf("conformancetest: nothing of the contract would be certified: %s", coverage(rep, len(checks)))
 	}
 	return rep
 }
@@ -138,114 +227,6 @@ func coverage(rep *report.Report, listed int) string {
 		s += fmt.Sprintf("; %d failed", c.Fail+c.Error)
 	}
 	return s
-}
-
-// testPart runs the selected checks of one part, each reported in its own subtest, and
-// returns the part's report (nil when go test -run selected none of its checks).
-func testPart(t *testing.T, b *bridge, base conformance.Runner, part string, listed []result.Case) *report.Report {
-	type slot struct {
-		listed result.Case
-		got    *result.Case
-	}
-	var selected []*slot
-	for _, c := range listed {
-		s := &slot{listed: c}
-		t.Run(c.Name, func(t *testing.T) {
-			selected = append(selected, s) // runs before t.Run returns: Parallel pauses here
-			t.Parallel()
-			if s.got == nil {
-				t.Fatalf("conformancetest: the run did not report this check")
-			}
-			reportCase(t, *s.got, base.RequireAll, base.Seed)
-		})
-	}
-	if len(selected) == 0 {
-		return nil
-	}
-	r := base
-	r.Parts = []string{part}
-	if len(selected) < len(listed) {
-		names := make([]string, len(selected))
-		for i, s := range selected {
-			names[i] = regexp.QuoteMeta(part + "/" + s.listed.Name)
-		}
-		r.Match = "^(?:" + strings.Join(names, "|") + ")$"
-	}
-	rep, err := runContext(context.Background(), b, r)
-	if err != nil {
-		t.Fatalf("conformancetest: %v", err)
-	}
-	byName := map[string][]result.Case{}
-	for _, c := range rep.Cases {
-		byName[c.Name] = append(byName[c.Name], c)
-	}
-	for _, s := range selected {
-		if q := byName[s.listed.Name]; len(q) > 0 {
-			s.got, byName[s.listed.Name] = &q[0], q[1:]
-		}
-	}
-	// A check the listing did not name: the kit's own data failed to run (a fixture bug).
-	for _, q := range byName {
-		for _, c := range q {
-			if c.Status == result.FixtureBug {
-				t.Logf("fixture bug (the kit's fault, not the port's): %s: %s", c.Name, c.Message)
-			} else {
-				t.Errorf("conformancetest: unlisted check %s: %s", c.Name, detail(c))
-			}
-		}
-	}
-	// The outcomes the subtests do not already fail on: the verdict's own word (report.Outcome),
-	// as every report says it.
-	switch rep.Verdict.Kind() {
-	case report.OutcomeUnusable, report.OutcomeNothingRun, report.OutcomeIncomplete, report.OutcomeInterrupted:
-		t.Errorf("conformancetest: %s (exit %d)", rep.Verdict.Summary, rep.Verdict.Code)
-	}
-	return rep
-}
-
-// merge joins the reports of the parts run into one, as one run of them all would report.
-func merge(base conformance.Runner, reps []*report.Report) *report.Report {
-	if len(reps) == 0 {
-		return &report.Report{Spec: string(base.Profile), Seed: base.Seed, Tags: base.Tags, Match: base.Match, Skip: base.Skip, RequireAll: base.RequireAll}
-	}
-	out := *reps[0]
-	out.Match = base.Match
-	out.Parts, out.Cases, out.Warnings, out.Requirements = nil, nil, nil, nil
-	out.Restarts, out.Timeouts, out.Elapsed = 0, 0, 0
-	rows := map[string]int{}
-	for _, rep := range reps {
-		for _, p := range rep.Parts {
-			if p.Counts.Total > 0 || p.Note != "not selected" {
-				out.Parts = append(out.Parts, p)
-			}
-		}
-		out.Cases = append(out.Cases, rep.Cases...)
-		for _, w := range rep.Warnings {
-			if !slices.Contains(out.Warnings, w) {
-				out.Warnings = append(out.Warnings, w)
-			}
-		}
-		for _, req := range rep.Requirements {
-			i, ok := rows[req.ID]
-			if !ok {
-				rows[req.ID] = len(out.Requirements)
-				out.Requirements = append(out.Requirements, req)
-				continue
-			}
-			c := &out.Requirements[i].Counts
-			c.Total, c.Pass, c.Fail = c.Total+req.Total, c.Pass+req.Pass, c.Fail+req.Fail
-			c.NotCovered, c.Error, c.FixtureBug = c.NotCovered+req.NotCovered, c.Error+req.Error, c.FixtureBug+req.FixtureBug
-		}
-		out.Restarts += rep.Restarts
-		out.Timeouts += rep.Timeouts
-		out.Elapsed += rep.Elapsed
-		out.Orphans = append(out.Orphans, rep.Orphans...)
-		if out.Unusable == "" {
-			out.Unusable = rep.Unusable
-		}
-	}
-	out.Finish()
-	return &out
 }
 
 // reportCase reports one check's result on its subtest. A failure is written without the
@@ -368,12 +349,21 @@ func runContext(ctx context.Context, b *bridge, r conformance.Runner) (*report.R
 	var mu sync.Mutex
 	reasons := map[string]string{}
 	b.takeReason()
+	progress := r.Progress
 	r.Progress = func(c result.Case) {
 		why := b.takeReason()
-		if c.Status == result.NotCovered && why != "" {
-			mu.Lock()
-			reasons[c.Part+"/"+c.Name] = why
-			mu.Unlock()
+		if c.Status == result.NotCovered {
+			if why != "" {
+				mu.Lock()
+				reasons[c.Part+"/"+c.Name] = why
+				mu.Unlock()
+				c.Message = why
+			} else {
+				c.Message = portReason(c.Message)
+			}
+		}
+		if progress != nil {
+			progress(c)
 		}
 	}
 	rep := r.Run(ctx)

@@ -169,6 +169,8 @@ func Run(ctx context.Context, c *adapter.Client, opts Options) []result.Case {
 	for _, p := range Selected(opts.Selection) {
 		cs, skip := skipped(opts.Selection, p, seed)
 		switch {
+		case skip && cs.Message == suite.NotTaken:
+			continue
 		case skip:
 		case opts.Oracle == nil:
 			cs = result.Case{Part: part, Area: p.Area, Name: p.Name, Requirements: p.Requirements, Seed: seed,

@@ -158,6 +158,12 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 					st.done = true
 					return gctx, godog.ErrSkip
 				}
+				why := sel.SkipReason(part, s.Name)
+				if why == suite.NotTaken {
+					sc.Step(anyStep, func() {}) // as a scenario not selected
+					st.done = true
+					return gctx, godog.ErrSkip
+				}
 				var texts []string
 				if !defineAll {
 					texts = make([]string, len(s.Steps))
@@ -167,7 +173,7 @@ func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) (_ []
 				}
 				st.register(sc, texts)
 				st.begin(s)
-				if why := sel.SkipReason(part, s.Name); why != "" {
+				if why != "" {
 					st.notCovered = why
 					return gctx, godog.ErrSkip
 				}

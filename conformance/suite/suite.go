@@ -91,6 +91,10 @@ type Selection struct {
 	// than "" reports the check not covered with that reason, without running it (the
 	// runner's --max-fail).
 	Stop func() string
+	// Take, when set, is asked once per selected check, in run order, as it comes to run
+	// and before Skip and Stop: false leaves the check out of the run and of its results
+	// (SkipReason says NotTaken). A Go test's subtests answer it (go test -run).
+	Take func(part, name string) bool
 }
 
 type compiled struct {
@@ -188,9 +192,16 @@ func (s Selection) Skips(part, name string) bool {
 	return c.skip != nil && c.skip.MatchString(part+"/"+name)
 }
 
-// SkipReason returns why a selected check part/name is not run: Skipped when Skip matches
-// it, else Stop's reason, else "" (it runs).
+// NotTaken is SkipReason's answer for a check Take leaves out: the part neither runs nor
+// reports it.
+const NotTaken = "\x00not taken"
+
+// SkipReason returns why a selected check part/name is not run: NotTaken when Take leaves it
+// out, else Skipped when Skip matches it, else Stop's reason, else "" (it runs).
 func (s Selection) SkipReason(part, name string) string {
+	if s.Take != nil && !s.Take(part, name) {
+		return NotTaken
+	}
 	if s.Skips(part, name) {
 		return Skipped
 	}
