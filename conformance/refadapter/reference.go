@@ -144,7 +144,7 @@ func (r *Reference) defineWorld(req request) (any, error) {
 	if !ok {
 		return nil, badRequest("world.define: key is not a string")
 	}
-	wv, ok := req.wireArg("world")
+	wv, ok := req.wireArg(worldArg)
 	if !ok {
 		return nil, badRequest("world.define: world is missing")
 	}
@@ -194,7 +194,7 @@ func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
 // setup reads world, agent and cancel, and returns the service, its session query and the
 // context.
 func (r *Reference) setup(ctx context.Context, req request, arg func(string) jsjson.Arg) (*service.Service, *Query, service.Agent, context.Context, context.CancelFunc, error) {
-	wv, ok := req.wireArg("world")
+	wv, ok := req.wireArg(worldArg)
 	if !ok {
 		return nil, nil, service.Agent{}, nil, nil, badRequest("world is missing")
 	}

@@ -17,9 +17,10 @@ func ToReference(v any) any {
 		if x == nil {
 			return (*jsjson.Object)(nil)
 		}
-		o := jsjson.NewObject()
-		for _, k := range x.Keys() {
-			e, _ := x.Get(k)
+		// Sized and walked without copying the keys: a world's events are most of a
+		// request, and this is where they become the reference's values.
+		o := jsjson.NewObjectSize(x.Len())
+		for k, e := range x.All() {
 			o.Set(k, ToReference(e))
 		}
 		return o
@@ -67,15 +68,22 @@ type request struct {
 	args *jsjson.Object
 }
 
+// worldArg is the argument read only in its wire form (wireArg), by worldFromValue, which
+// converts a world document's events once; converting it here too would copy every world
+// twice, most of the time of a large request over stdio.
+const worldArg = "world"
+
 func newRequest(req protocol.Request) request {
-	args, _ := ToReference(req.Args).(*jsjson.Object)
-	if args == nil {
-		args = jsjson.NewObject()
+	args := jsjson.NewObjectSize(req.Args.Len())
+	for k, v := range req.Args.All() {
+		if k != worldArg {
+			args.Set(k, ToReference(v))
+		}
 	}
 	return request{Request: req, args: args}
 }
 
-// Arg returns an argument in the reference's values.
+// Arg returns an argument in the reference's values; the world is not one (see worldArg).
 func (r request) Arg(key string) (any, bool) { return r.args.Get(key) }
 
 // wireArg returns an argument as it came on the wire.

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -43,6 +44,11 @@ func Parse(text string) (any, error) {
 type parser struct {
 	text string
 	pos  int
+	// Members and elements of the objects and arrays being read, stacked: each is built at
+	// its close at its exact size, not grown by appends (a world is millions of them).
+	keys  []string
+	vals  []any
+	elems []any
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
@@ -98,12 +104,12 @@ func (p *parser) value(depth int) (any, error) {
 
 func (p *parser) object(depth int) (any, error) {
 	p.pos++
-	o := NewObject()
 	p.skipSpace()
 	if p.next() == '}' {
 		p.pos++
-		return o, nil
+		return NewObject(), nil
 	}
+	base := len(p.keys)
 	for {
 		p.skipSpace()
 		if p.next() != '"' {
@@ -123,30 +129,46 @@ func (p *parser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.Set(k, v)
+		p.keys, p.vals = append(p.keys, k), append(p.vals, v)
 		if done, err := p.endOf('}', "expected ',' or '}' in an object"); done || err != nil {
-			return o, err
+			if err != nil {
+				return nil, err
+			}
+			n := len(p.keys) - base
+			o := &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
+			for i := base; i < len(p.keys); i++ {
+				o.Set(p.keys[i], p.vals[i]) // a repeated key keeps its first place, last value
+			}
+			clear(p.vals[base:])
+			p.keys, p.vals = p.keys[:base], p.vals[:base]
+			return o, nil
 		}
 	}
 }
 
 func (p *parser) array(depth int) (any, error) {
 	p.pos++
-	a := []any{}
 	p.skipSpace()
 	if p.next() == ']' {
 		p.pos++
-		return a, nil
+		return []any{}, nil
 	}
+	base := len(p.elems)
 	for {
 		p.skipSpace()
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		a = append(a, v)
+		p.elems = append(p.elems, v)
 		if done, err := p.endOf(']', "expected ',' or ']' in an array"); done || err != nil {
-			return a, err
+			if err != nil {
+				return nil, err
+			}
+			a := slices.Clone(p.elems[base:])
+			clear(p.elems[base:])
+			p.elems = p.elems[:base]
+			return a, nil
 		}
 	}
 }
@@ -217,7 +239,16 @@ func (p *parser) str() (string, error) {
 			p.pos++
 			return p.text[start : p.pos-1], nil
 		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			// Valid UTF-8 is kept as it is: the slow path would write the same bytes
+			// back, rune by rune. What is not (a surrogate's WTF-8, a bad byte) goes there.
+			if r, n := utf8.DecodeRuneInString(p.text[p.pos:]); r != utf8.RuneError || n != 1 {
+				p.pos += n
+				continue
+			}
 			break
 		}
 		p.pos++

@@ -16,6 +16,7 @@ package wire
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 )
@@ -102,6 +103,29 @@ func (o *Object) Keys() []string {
 		keys[i] = o.keys[j]
 	}
 	return keys
+}
+
+// All yields the keys and their values in JavaScript's property order, as Keys and Get
+// would, without copying the keys: converting a large document walks it once.
+func (o *Object) All() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		if o == nil {
+			return
+		}
+		if order := o.keyOrder(); order != nil {
+			for _, j := range order {
+				if !yield(o.keys[j], o.vals[j]) {
+					return
+				}
+			}
+			return
+		}
+		for i, k := range o.keys {
+			if !yield(k, o.vals[i]) {
+				return
+			}
+		}
+	}
 }
 
 // keyOrder returns the positions of the keys in property order, or nil when that is the

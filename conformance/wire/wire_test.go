@@ -3,6 +3,7 @@ package wire_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +208,35 @@ func TestObject(t *testing.T) {
 	}
 	if n, _ := p[1].(*wire.Object).Get("n"); !sameFloat(n.(float64), math.Copysign(0, -1)) {
 		t.Errorf("Plain(-0) = %v", n)
+	}
+}
+
+// TestAllMatchesKeys: All yields exactly Keys, in order, with Get's values, and stops when
+// asked to.
+func TestAllMatchesKeys(t *testing.T) {
+	o := wire.NewObject()
+	for _, k := range []string{"z", "7", "a", "0", "x", "4294967295", "01", "3"} {
+		o.Set(k, k+"!")
+	}
+	var got []string
+	for k, v := range o.All() {
+		if want, _ := o.Get(k); v != want {
+			t.Errorf("All: %q = %v, Get %v", k, v, want)
+		}
+		got = append(got, k)
+	}
+	if !slices.Equal(got, o.Keys()) {
+		t.Errorf("All keys %q, Keys %q", got, o.Keys())
+	}
+	n := 0
+	for range o.All() {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("All yielded %d after break", n)
+	}
+	for range (*wire.Object)(nil).All() {
+		t.Error("nil object yielded")
 	}
 }

@@ -26,6 +26,12 @@ const smallObject = 8
 // NewObject returns an empty Object.
 func NewObject() *Object { return &Object{} }
 
+// NewObjectSize returns an empty Object with room for n keys, for a caller that knows how
+// many it will set (a conversion from another representation of the same object).
+func NewObjectSize(n int) *Object {
+	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
+}
+
 func (o *Object) find(key string) int {
 	if o.idx != nil {
 		if i, ok := o.idx[key]; ok {
