@@ -39,4 +39,3 @@ func BenchmarkServePrepare(b *testing.B) {
 		})
 	}
 }
-
