@@ -573,53 +573,43 @@ func (p Part) Run(ctx context.Context, c *adapter.Client, sel suite.Selection, p
 // is invalid): a defect of the kit's data or of the caller, never of the adapter.
 func Run(ctx context.Context, c *adapter.Client, fsys fs.FS, opts Options) ([]result.Case, error) {
 	sel := opts.Selection
-	if err := sel.Err(); err != nil {
-		return nil, err
-	}
-	files, err := Load(fsys)
+	picked, err := selectCases(fsys, sel)
 	if err != nil {
 		return nil, err
 	}
 	var out []result.Case
-	for _, f := range files {
-		if !sel.TakesUnit(f.Name) {
+	for _, s := range picked {
+		f, fc := s.f, s.fc
+		why := sel.SkipReason(part, f.FullName(fc))
+		if why == suite.NotTaken {
 			continue
 		}
-		for _, fc := range f.Cases {
-			if !fc.AppliesTo(string(sel.Release())) || !sel.Selects(part, f.FullName(fc), append([]string{Area(f.Op)}, fc.Requirements...)) {
-				continue
-			}
-			why := sel.SkipReason(part, f.FullName(fc))
-			if why == suite.NotTaken {
-				continue
-			}
-			if why != "" {
-				rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Source: f.source(fc)}, why)
-				if opts.Progress != nil {
-					opts.Progress(rc)
-				}
-				out = append(out, rc)
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return out, err
-			}
-			rc := runCase(ctx, c, f, fc)
-			rc.Source = f.source(fc)
-			if rc.Status == result.Fail && len(fc.Traps) > 0 {
-				var part *ChunkPart
-				rc.Diagnosis, part = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
-				if part != nil {
-					// Only the traps that can explain the input that differs (PartTraps).
-					rc.Traps = PartTraps(rc.Traps, *part)
-				}
-			}
-			rc = rc.Clipped() // bounded, whatever the adapter answered
+		if why != "" {
+			rc := suite.NotCovered(result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps), Source: f.source(fc)}, why)
 			if opts.Progress != nil {
 				opts.Progress(rc)
 			}
 			out = append(out, rc)
+			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		rc := runCase(ctx, c, f, fc)
+		rc.Source = f.source(fc)
+		if rc.Status == result.Fail && len(fc.Traps) > 0 {
+			var part *ChunkPart
+			rc.Diagnosis, part = diagnose(ctx, c, opts.Oracle, f.Op, fc.Args)
+			if part != nil {
+				// Only the traps that can explain the input that differs (PartTraps).
+				rc.Traps = PartTraps(rc.Traps, *part)
+			}
+		}
+		rc = rc.Clipped() // bounded, whatever the adapter answered
+		if opts.Progress != nil {
+			opts.Progress(rc)
+		}
+		out = append(out, rc)
 	}
 	return out, nil
 }
