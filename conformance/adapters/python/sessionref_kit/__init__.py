@@ -5,7 +5,7 @@ from .errors import AdapterError, Code, SessionReferenceError, wire_code
 from .jsjson import UNDEFINED, number_text, parse, quote, stringify
 from .port import Agent, Candidate, EffectiveConfig, Parsed, Port, Prepared, Reference, Service
 from .protocol import MAX_LINE_BYTES, Handler, serve, serve_streams
-from .world import AbortSignal, Cancel, FakeSessionQuery, WorldCache, apply_mutations, parse_world
+from .world import AbortSignal, Cancel, FakeSessionQuery, WorldCache, apply_mutations, normalized_sources, parse_world
 from . import jsstring
 
 __all__ = [
@@ -13,6 +13,6 @@ __all__ = [
     "UNDEFINED", "number_text", "parse", "quote", "stringify",
     "Agent", "Candidate", "EffectiveConfig", "Parsed", "Port", "Prepared", "Reference", "Service",
     "MAX_LINE_BYTES", "Handler", "serve", "serve_streams",
-    "AbortSignal", "Cancel", "FakeSessionQuery", "WorldCache", "apply_mutations", "parse_world",
+    "AbortSignal", "Cancel", "FakeSessionQuery", "WorldCache", "apply_mutations", "normalized_sources", "parse_world",
     "jsstring",
 ]

@@ -9,7 +9,7 @@ from .errors import AdapterError, wire_code
 from .host import host_send
 from .jsjson import UNDEFINED, parse, stringify
 from .port import Agent
-from .world import Cancel, FakeSessionQuery, WorldCache, copy_world
+from .world import Cancel, FakeSessionQuery, WorldCache, copy_world, normalized_sources
 
 __all__ = ["MAX_LINE_BYTES", "Handler", "lines", "decode_line", "encode_response", "serve_streams", "serve"]
 
@@ -106,13 +106,22 @@ class Handler:
             return await host_send(port, service, world, agent, args, self.spec)
         raise AdapterError("ADAPTER_UNSUPPORTED", f"unsupported op {stringify(op)}")
 
-    async def _setup(self, arg):
+    async def _setup(self, arg, reads=False):
         # World, agent, service, cancel: the reference adapter's order.
         world = self.worlds.resolve(arg("world"))
         agent = _agent(arg("agent"))
         query = FakeSessionQuery(world)
         service = await _await(self.port.create_service(query, arg("config")))
-        query.cancel = Cancel(arg("cancel"))
+        if not reads:  # candidates: the listing is held
+            query.cancel = Cancel(arg("cancel"))
+            return agent, service, query
+        # prepare: the first normalized source's read is held; the others are counted.
+        try:
+            most = service.config.max_references
+        except Exception:  # the port's config is broken: its prepare will say so; cap nothing
+            most = float("inf")
+        sources = normalized_sources(agent.id, arg("references"), most)
+        query.cancel = Cancel(arg("cancel"), sources[0] if sources else None, max(0, len(sources) - 1))
         return agent, service, query
 
     async def _candidates(self, args, arg):
@@ -135,7 +144,7 @@ class Handler:
     async def _prepare(self, args, arg):
         query = None
         try:
-            agent, service, query = await self._setup(arg)
+            agent, service, query = await self._setup(arg, reads=True)
             p = await _await(service.prepare(agent, arg("content"), arg("references"), query.cancel.signal))
         except (Exception, asyncio.CancelledError) as e:
             raise _Failure(e, {"reads": list(query.reads) if query else []})

@@ -6,7 +6,7 @@ import asyncio
 from .errors import AdapterError
 from .jsjson import UNDEFINED, stringify
 
-__all__ = ["AbortSignal", "Cancel", "CANCEL_MODES", "parse_world", "copy_world", "WorldCache", "FakeSessionQuery", "apply_mutations"]
+__all__ = ["AbortSignal", "Cancel", "CANCEL_MODES", "FIRST_CALL", "normalized_sources", "parse_world", "copy_world", "WorldCache", "FakeSessionQuery", "apply_mutations"]
 
 
 def _bad(message):
@@ -161,71 +161,153 @@ class AbortSignal:
 
 CANCEL_MODES = ("before", "during-read", "at-call", "never")
 
-# How many event-loop iterations in a row with no call pending make the implementation
-# "quiet" for during-read: a settlement reaches a gather, then its awaiter, within a few.
-QUIET_TURNS = 16
+# Backstops, for a port that waits for the held call alone (spec/protocol.md, cancel): how long
+# during-read waits for the other reads to be made, and at-call's other calls for the held call
+# to be made (MADE_GRACE); how long during-read waits, after another read failed, before it
+# aborts anyway (FAILED_GRACE). The values are the Go bridge's. Neither decides the answer of a
+# port that starts its reads at once and fails on the first failure, as the seed does.
+MADE_GRACE = 0.5
+FAILED_GRACE = 0.2
+
+FIRST_CALL = object()
+"""Cancel's default hold: the request's first call, whatever it is (a candidates' listing)."""
+
+
+def normalized_sources(agent_id, references, max_references):
+    """The ids a valid prepare reads, in order: the distinct sessionIds of references in
+    first-mention order; [] when the references are not valid (not an array, an element that
+    is no object or has no string sessionId, a label that is not a string, a reference to the
+    agent itself, more sources than max_references), as the contract then reads nothing."""
+    if not isinstance(references, list):
+        return []
+    ids = []
+    for r in references:
+        if not isinstance(r, dict) or not isinstance(r.get("sessionId"), str):
+            return []
+        label = r.get("label", UNDEFINED)
+        if label is not UNDEFINED and not isinstance(label, str):
+            return []
+        if r["sessionId"] == agent_id:
+            return []
+        if r["sessionId"] not in ids:
+            ids.append(r["sessionId"])
+    return [] if len(ids) > max_references else ids
 
 
 class Cancel:
-    """One request's abort signal and the rule that aborts it, keyed on the session-query
-    calls the fake receives, never on a clock. This class is the one place that knows the
-    modes:
+    """One request's abort signal and the rule that aborts it (spec/protocol.md, "cancel"),
+    decided by what the fake's calls see, never by a clock or by event-loop turns. This class
+    is the one place that knows the modes:
 
     - before: aborted before the implementation starts;
     - never: a live signal nothing aborts;
-    - at-call: the first call aborts the signal as it is made, and never settles;
-    - during-read: the first call never settles; once every other call made so far has
-      settled and the loop has turned QUIET_TURNS times with none pending (so the
-      implementation has taken their outcomes), the signal aborts.
+    - at-call: the held call aborts the signal as it is made, and never settles; every other
+      call returns only after that abort (one made earlier waits for the held call);
+    - during-read: the held call never settles; the signal aborts as soon as the held call has
+      been made and `others` other calls have returned successfully (at once when others is
+      0), and never once another call has failed.
+
+    The held call is the request's first call (hold FIRST_CALL: the listing of a candidates),
+    the read of hold (a session id: the first normalized source of a prepare,
+    normalized_sources), or none (hold None: a prepare that reads nothing). `others` is the number of other reads the request makes: one per other
+    normalized source. Two backstops, MADE_GRACE and FAILED_GRACE, end waits that would
+    otherwise last for ever for a port that waits for the held call alone.
     """
 
-    def __init__(self, mode):
+    def __init__(self, mode, hold=FIRST_CALL, others=0):
         if mode is not UNDEFINED and mode not in CANCEL_MODES:
             raise AdapterError("ADAPTER_UNSUPPORTED", f"unsupported cancel mode {stringify(mode)}")
         self.mode = None if mode is UNDEFINED else mode
         self.signal = None if self.mode is None else AbortSignal()
         if self.mode == "before":
             self.signal._abort()
-        self._held = []
-        self._pending = 0
+        self.hold, self.others = hold, others
+        self._held = []  # the held call's future (never completed; cancelled at release)
+        self._made = None  # at-call: done once the held call has aborted the signal
+        self._started = 0  # during-read: other calls made
+        self._succeeded = 0  # during-read: other calls returned successfully
+        self._failed = False  # during-read: another call failed
+        self._timers = []
         self._released = False
 
-    def call(self, work):
-        """Called by the fake as a call is made, with the coroutine of its work. Returns what
-        the implementation awaits: a task of the work, or a future that never completes for
-        the held call."""
+    def _holds(self, session_id):
+        if self._held or self.mode not in ("during-read", "at-call") or self.hold is None:
+            return False
+        return self.hold is FIRST_CALL or session_id == self.hold
+
+    def call(self, work, session_id=None):
+        """Called by the fake as a call is made, with the coroutine of its work and, for a
+        surface read, its session id. Returns what the implementation awaits: a task of the
+        work, or a future that never completes for the held call."""
         loop = asyncio.get_running_loop()
-        if not self._held and self.mode in ("during-read", "at-call"):
+        if self._holds(session_id):
             work.close()
             held = loop.create_future()
             self._held.append(held)
             if self.mode == "at-call":
                 self.signal._abort()
+                self._open()
             else:
-                loop.call_soon(self._check_quiet, 0)
+                # Once the held call has returned its future: others may all have succeeded.
+                loop.call_soon(self._decide)
+                if self._started < self.others:
+                    self._after(MADE_GRACE, self._not_made)
             return held
-        self._pending += 1
+        if self.mode == "at-call" and self.hold is not None:
+            work = self._after_abort(work)
         task = loop.create_task(work)
-        task.add_done_callback(self._settled)
+        if self.mode == "during-read":
+            self._started += 1
+            task.add_done_callback(self._settled)
         return task
 
-    def _settled(self, _task):
-        self._pending -= 1
+    async def _after_abort(self, work):
+        # at-call: this call returns once the held call has aborted (MADE_GRACE at most, for a
+        # port that never makes it), as every outcome comes after the abort in the seed.
+        if not self._held and not self._released:
+            if self._made is None:
+                self._made = asyncio.get_running_loop().create_future()
+                self._after(MADE_GRACE, self._open)
+            await asyncio.shield(self._made)
+        return await work
 
-    def _check_quiet(self, turns):
-        loop = asyncio.get_running_loop()
-        if self._released:
+    def _open(self):
+        if self._made is not None and not self._made.done():
+            self._made.set_result(None)
+
+    def _settled(self, task):
+        if task.cancelled() or task.exception() is not None:
+            if not self._failed:
+                self._failed = True
+                self._after(FAILED_GRACE, self._backstop)
             return
-        if self._pending:
-            loop.call_soon(self._check_quiet, 0)
-        elif turns < QUIET_TURNS:
-            loop.call_soon(self._check_quiet, turns + 1)
-        else:
+        self._succeeded += 1
+        self._decide()
+
+    def _decide(self):
+        """The rule: the held call made, and every other read returned successfully."""
+        if self._held and not self._failed and self._succeeded >= self.others and not self._released:
             self.signal._abort()
 
+    def _not_made(self):
+        if self._started < self.others and not self._failed:
+            self._backstop()
+
+    def _backstop(self):
+        if self._held and not self._released:
+            self.signal._abort()
+
+    def _after(self, delay, callback):
+        if not self._released:
+            self._timers.append(asyncio.get_running_loop().call_later(delay, callback))
+
     def release(self):
-        """Ends the held call once the implementation has returned (cancels its future)."""
+        """Ends the held call once the implementation has returned (cancels its future), and
+        every backstop."""
         self._released = True
+        for t in self._timers:
+            t.cancel()
+        self._open()
         for f in self._held:
             f.cancel()
 
@@ -304,7 +386,7 @@ class FakeSessionQuery:
             surface = s["surface"] or {"capturedThroughSeq": None, "events": []}
             return {"session": s["header"], "capturedThroughSeq": surface["capturedThroughSeq"], "events": surface["events"]}
 
-        return self.cancel.call(work())
+        return self.cancel.call(work(), session_id)
 
 
 def apply_mutations(world, mutations):

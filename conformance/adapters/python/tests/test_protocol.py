@@ -129,7 +129,7 @@ class CancelModes(unittest.TestCase):
     def run_mode(self, mode, ids):
         async def go():
             q = FakeSessionQuery(self.world)
-            q.cancel = Cancel(mode)
+            q.cancel = Cancel(mode, ids[0], len(ids) - 1)  # as the handler arms a prepare
             out = await prepare_like(q, ids, q.cancel.signal)
             q.cancel.release()
             for _ in range(3):  # let the cancelled gather's callbacks run
@@ -153,7 +153,7 @@ class CancelModes(unittest.TestCase):
 
     def test_during_read_waits_for_pending_calls(self):
         async def go():
-            c = Cancel("during-read")
+            c = Cancel("during-read", others=1)
             held = c.call(asyncio.sleep(0))
             gate = asyncio.Event()
             other = c.call(gate.wait())
@@ -162,12 +162,176 @@ class CancelModes(unittest.TestCase):
             before = c.signal.aborted
             gate.set()
             await other
-            for _ in range(40):
-                await asyncio.sleep(0)
+            after = c.signal.aborted  # at once: the abort comes from the success's settlement
             c.release()
-            return before, c.signal.aborted, held.cancelled()
+            return before, after, held.cancelled()
 
         self.assertEqual(run(go()), (False, True, True))
+
+    # The rule counts the other reads and their outcomes (spec/protocol.md, cancel); the tests
+    # below failed when the kit aborted after 16 event-loop turns with no call pending.
+
+    def test_during_read_waits_for_a_read_not_yet_made(self):
+        async def go():
+            q = FakeSessionQuery(self.world)
+            q.cancel = Cancel("during-read", "a", 1)
+            held = q.read_surface("a")
+            for _ in range(50):  # a port that starts its other read late
+                await asyncio.sleep(0)
+            before = q.cancel.signal.aborted
+            await q.read_surface("c")
+            after = q.cancel.signal.aborted
+            q.cancel.release()
+            return before, after, held.cancelled()
+
+        self.assertEqual(run(go()), (False, True, True))
+
+    def test_during_read_never_aborts_after_a_failure(self):
+        async def go():
+            q = FakeSessionQuery(self.world)
+            q.cancel = Cancel("during-read", "a", 2)
+            failing = q.read_surface("b")  # fails before the held read is made
+            with self.assertRaises(Exception):
+                await failing
+            q.read_surface("a")
+            ok = q.read_surface("c")
+            await ok
+            for _ in range(50):  # a port slow to act on the failure
+                await asyncio.sleep(0)
+            aborted = q.cancel.signal.aborted
+            q.cancel.release()
+            return aborted
+
+        self.assertFalse(run(go()))
+
+    def test_during_read_backstop_after_a_failure(self):
+        async def go():
+            q = FakeSessionQuery(self.world)
+            q.cancel = Cancel("during-read", "a", 1)
+            q.read_surface("a")
+            with self.assertRaises(Exception):
+                await q.read_surface("b")
+            # A port that waits for every read, the held one included, is not left waiting.
+            await asyncio.wait_for(q.cancel.signal.wait(), 5)
+            q.cancel.release()
+            return q.cancel.signal.aborted
+
+        self.assertTrue(run(go()))
+
+    def test_the_held_call_is_the_first_sources_read(self):
+        async def go():
+            q = FakeSessionQuery(self.world)
+            q.cancel = Cancel("during-read", "a", 1)
+            first = await q.read_surface("c")  # made first, yet not the held call
+            held = q.read_surface("a")
+            await asyncio.sleep(0)
+            q.cancel.release()
+            return first["session"]["id"], q.cancel.signal.aborted, held.cancelled()
+
+        self.assertEqual(run(go()), ("c", True, True))
+
+    def test_at_call_other_calls_return_after_the_abort(self):
+        async def go():
+            q = FakeSessionQuery(self.world)
+            q.cancel = Cancel("at-call", "a", 1)
+            early = q.read_surface("b")  # made before the held read: waits for its abort
+            for _ in range(50):
+                await asyncio.sleep(0)
+            waited = not early.done()
+            q.read_surface("a")
+            aborted = q.cancel.signal.aborted
+            with self.assertRaises(Exception):
+                await early
+            q.cancel.release()
+            return waited, aborted
+
+        self.assertEqual(run(go()), (True, True))
+
+    def test_normalized_sources(self):
+        from sessionref_kit import normalized_sources
+        r = lambda *ids: [{"sessionId": i} for i in ids]  # noqa: E731
+        self.assertEqual(normalized_sources("me", r("a", "b", "a", "c"), 3), ["a", "b", "c"])
+        self.assertEqual(normalized_sources("me", r("a", "b", "c", "d"), 3), [])
+        self.assertEqual(normalized_sources("me", r("a", "me"), 3), [])
+        self.assertEqual(normalized_sources("me", r("a") + [None], 3), [])
+        self.assertEqual(normalized_sources("me", [{"sessionId": "a", "label": 1.0}], 3), [])
+        self.assertEqual(normalized_sources("me", [{"sessionId": "a", "label": "A"}], 3), ["a"])
+        self.assertEqual(normalized_sources("me", UNDEFINED, 3), [])
+
+
+class SlowService:
+    """A seed-like prepare whose awaits take event-loop turns: its other reads start `late`
+    turns after the first, and it acts on a failure `slow` turns after seeing it. The seed's
+    answers do not depend on turns, so neither may the kit's cancel modes."""
+
+    def __init__(self, query, late, slow):
+        self.query, self.late, self.slow = query, late, slow
+        self.config = EffectiveConfig(3, 50, 65536)
+
+    async def list_candidates(self, agent, query, limit, signal):
+        raise AdapterError("ADAPTER_UNSUPPORTED", "prepare only")
+
+    async def prepare(self, agent, content, refs, signal):
+        ids = list(dict.fromkeys(r["sessionId"] for r in refs))
+        reads = [self.query.read_surface(ids[0])]
+        for _ in range(self.late):
+            await asyncio.sleep(0)
+        reads += [self.query.read_surface(i) for i in ids[1:]]
+        done = asyncio.get_running_loop().create_future()
+
+        def failed(f):
+            if not f.cancelled() and f.exception() is not None and not done.done():
+                done.set_exception(f.exception())
+
+        for r in reads:
+            r.add_done_callback(failed)
+        cancel = lambda: done.done() or done.set_exception(SessionReferenceError("cancelled", Code.CANCELLED))  # noqa: E731
+        signal.add_listener(cancel)
+        if signal.aborted:  # a listener added after the abort is never called
+            cancel()
+        try:
+            await done
+        except SessionReferenceError:
+            raise
+        except Exception:
+            for _ in range(self.slow):
+                await asyncio.sleep(0)
+            if signal.aborted:
+                raise SessionReferenceError("cancelled", Code.CANCELLED)
+            raise SessionReferenceError("read failed", Code.READ_FAILED)
+        return Prepared(content, None)
+
+
+class CancelThroughTheHandler(unittest.TestCase):
+    """The cancel modes as a port sees them through the handler: decided by the reads'
+    outcomes whatever the turns the port takes (both cases failed when the kit aborted after
+    16 quiet event-loop turns)."""
+
+    world = {"sessions": [{"header": {"id": "a", "createdAt": 1.0}}, {"header": {"id": "b", "createdAt": 1.0}, "readError": "x"},
+                          {"header": {"id": "c", "createdAt": 1.0}}]}
+
+    def answer(self, refs, late, slow, mode="during-read"):
+        class P(EchoPort):
+            def create_service(self, query, config):
+                return SlowService(query, late, slow)
+
+        h = Handler(P(), "slow", "0")
+        req = {"id": 1, "op": "prepare", "args": {"world": self.world, "agent": {"id": "me"}, "content": "x",
+                                                  "references": [{"sessionId": i} for i in refs], "cancel": mode}}
+        resp = run(h.answer(req))
+        return resp["error"]["code"] if not resp["ok"] else "ok"
+
+    def test_a_late_failing_read_decides(self):
+        self.assertEqual(self.answer(["a", "b"], late=40, slow=0), Code.READ_FAILED)
+
+    def test_a_failure_acted_on_slowly_decides(self):
+        self.assertEqual(self.answer(["a", "b"], late=0, slow=40), Code.READ_FAILED)
+
+    def test_late_successes_then_the_abort(self):
+        self.assertEqual(self.answer(["a", "c"], late=40, slow=0), Code.CANCELLED)
+
+    def test_at_call_is_cancelled_whatever_the_turns(self):
+        self.assertEqual(self.answer(["a", "b"], late=40, slow=40, mode="at-call"), Code.CANCELLED)
 
 
 class EchoService:
