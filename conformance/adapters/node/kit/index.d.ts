@@ -100,12 +100,25 @@ export declare function serve(port: Port, options: ServeOptions): Promise<never>
 export declare const MAX_LINE_BYTES: number;
 export declare const CANCEL_MODES: readonly ["before", "during-read", "at-call", "never"];
 
-/** One request's abort signal and the rule that aborts it, keyed on the fake's calls. */
+/** The backstops of the cancel modes, in ms, for a port that waits for the held call alone. */
+export declare const MADE_GRACE_MS: number;
+export declare const FAILED_GRACE_MS: number;
+
+/** The ids a valid prepare reads, in order ([] when the references are not valid). */
+export declare function normalizedSources(agentId: string, references: unknown, maxReferences: number): string[];
+
+/**
+ * One request's abort signal and the rule that aborts it, decided by the fake's calls and
+ * their outcomes. `hold`: undefined holds the first call, a session id that read, null none;
+ * `others`: the other reads during-read waits for.
+ */
 export declare class Cancel {
-  constructor(mode: unknown);
+  constructor(mode: unknown, arm?: { hold?: string | null; others?: number });
   readonly mode: string | undefined;
   readonly signal: AbortSignal | undefined;
-  call<T>(work: () => Promise<T>): Promise<T>;
+  call<T>(work: () => Promise<T>, sessionId?: string): Promise<T>;
+  /** Clears the backstops once the implementation has returned. */
+  release(): void;
 }
 
 export declare class WorldCache {

@@ -5,7 +5,7 @@ import { Handler, serveStreams } from "./protocol.js";
 
 export { Code, SessionReferenceError, AdapterError, wireCode } from "./errors.js";
 export { Handler, MAX_LINE_BYTES, lines, decodeLine, encodeResponse, serveStreams } from "./protocol.js";
-export { Cancel, CANCEL_MODES, WorldCache, parseWorld, copyWorld, fakeSessionQuery, applyMutations } from "./world.js";
+export { Cancel, CANCEL_MODES, MADE_GRACE_MS, FAILED_GRACE_MS, normalizedSources, WorldCache, parseWorld, copyWorld, fakeSessionQuery, applyMutations } from "./world.js";
 export { hostSend } from "./host.js";
 
 /**

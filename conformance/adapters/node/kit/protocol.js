@@ -1,7 +1,7 @@
 // The adapter protocol, version 1 (spec/protocol.md): JSON lines on stdin and stdout.
 
 import { AdapterError, wireCode, messageOf } from "./errors.js";
-import { Cancel, WorldCache, fakeSessionQuery, copyWorld } from "./world.js";
+import { Cancel, WorldCache, fakeSessionQuery, copyWorld, normalizedSources } from "./world.js";
 import { hostSend } from "./host.js";
 
 /** The protocol's bound on a line, in bytes, either way. */
@@ -104,13 +104,26 @@ export class Handler {
     throw new AdapterError("ADAPTER_UNSUPPORTED", `unsupported op ${JSON.stringify(op)}`);
   }
 
-  /** World, agent, service and cancel of a candidates or prepare request, in the reference's order. */
-  async setup(args) {
+  /**
+   * World, agent, service and cancel of a candidates or prepare request, in the reference's
+   * order. A candidates' held call is its listing; a prepare's is the read of its first
+   * normalized source, and the other sources' reads are counted.
+   */
+  async setup(args, reads = false) {
     const world = this.worlds.resolve(args.world);
     const agent = readAgent(args.agent);
     const { sessionQuery, calls } = fakeSessionQuery(world);
     const service = await this.port.createService(sessionQuery, args.config);
-    calls.cancel = new Cancel(args.cancel);
+    if (!reads) {
+      calls.cancel = new Cancel(args.cancel);
+    } else {
+      let most = Infinity; // a port whose config is broken: its prepare will say so
+      try {
+        most = service.config.maxReferences;
+      } catch {}
+      const sources = normalizedSources(agent.id, args.references, most);
+      calls.cancel = new Cancel(args.cancel, { hold: sources.length > 0 ? sources[0] : null, others: Math.max(0, sources.length - 1) });
+    }
     return { world, agent, service, calls };
   }
 
@@ -121,6 +134,8 @@ export class Handler {
       return { candidates, titleReads: [...calls.titleReads] };
     } catch (error) {
       throw new Failure(error, { lists: calls.lists });
+    } finally {
+      calls.cancel.release();
     }
   }
 
@@ -128,11 +143,13 @@ export class Handler {
     let calls;
     let prepared;
     try {
-      const s = await this.setup(args);
+      const s = await this.setup(args, true);
       calls = s.calls;
       prepared = await s.service.prepare(s.agent, args.content, args.references, calls.cancel.signal);
     } catch (error) {
       throw new Failure(error, { reads: calls ? [...calls.reads] : [] });
+    } finally {
+      calls?.cancel.release();
     }
     let additionalContext = null;
     if (prepared.additionalContext !== undefined) {

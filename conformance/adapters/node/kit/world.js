@@ -88,61 +88,142 @@ export class WorldCache {
 export const CANCEL_MODES = ["before", "during-read", "at-call", "never"];
 
 /**
- * Cancel is the abort signal of one request and the rule that decides when it aborts. It is
- * keyed on the session-query calls the fake receives, never on a clock: this class is the one
- * place that knows the modes.
+ * Backstops, for a port that waits for the held call alone (spec/protocol.md, cancel): how long
+ * during-read waits for the other reads to be made, and at-call's other calls for the held call
+ * to be made (MADE_GRACE_MS); how long during-read waits, after another read failed, before it
+ * aborts anyway (FAILED_GRACE_MS). The values are the Go bridge's. Neither decides the answer of
+ * a port that starts its reads at once and fails on the first failure, as the seed does.
+ */
+export const MADE_GRACE_MS = 500;
+export const FAILED_GRACE_MS = 200;
+
+/**
+ * The ids a valid prepare reads, in order: the distinct sessionIds of `references` in
+ * first-mention order; [] when the references are not valid (not an array, an element that is
+ * no object or has no string sessionId, a label that is not a string, a reference to the agent
+ * itself, more sources than maxReferences), as the contract then reads nothing.
+ * @param {string} agentId @param {unknown} references @param {number} maxReferences @returns {string[]}
+ */
+export function normalizedSources(agentId, references, maxReferences) {
+  if (!Array.isArray(references)) return [];
+  const ids = [];
+  for (const r of references) {
+    if (typeof r !== "object" || r === null || typeof r.sessionId !== "string") return [];
+    if (r.label !== undefined && typeof r.label !== "string") return [];
+    if (r.sessionId === agentId) return [];
+    if (!ids.includes(r.sessionId)) ids.push(r.sessionId);
+  }
+  return ids.length > maxReferences ? [] : ids;
+}
+
+/**
+ * Cancel is the abort signal of one request and the rule that decides when it aborts
+ * (spec/protocol.md, "cancel"), decided by what the fake's calls see, never by a clock or by
+ * event-loop turns: this class is the one place that knows the modes.
  *
  * - before: aborted before the implementation starts;
  * - never: a live signal nothing aborts;
- * - at-call: the first call aborts the signal as it is made, and never settles;
- * - during-read: the first call never settles; once every other call made so far has settled
- *   and the implementation has taken their outcomes (the event loop has come round to its
- *   check phase with no call pending, so every promise reaction queued by a settlement has
- *   run), the signal aborts.
+ * - at-call: the held call aborts the signal as it is made, and never settles; every other
+ *   call settles only after that abort (one made earlier waits for the held call);
+ * - during-read: the held call never settles; the signal aborts as soon as the held call has
+ *   been made and `others` other calls have resolved (at once, in a microtask, when others is
+ *   0), and never once another call has rejected.
+ *
+ * The held call is the request's first call (`hold` undefined: a candidates' listing), the
+ * read of `hold` (a session id: a prepare's first normalized source, normalizedSources), or
+ * none (`hold` null: a prepare that reads nothing). Two backstops (MADE_GRACE_MS,
+ * FAILED_GRACE_MS) end waits that would otherwise last for ever for a port that waits for the
+ * held call alone; release() clears them.
  */
 export class Cancel {
-  /** @param {unknown} mode the request's "cancel" argument (undefined: no signal) */
-  constructor(mode) {
+  /**
+   * @param {unknown} mode the request's "cancel" argument (undefined: no signal)
+   * @param {{hold?: string | null, others?: number}} [arm] the held call and the other reads
+   */
+  constructor(mode, arm = {}) {
     if (mode !== undefined && !CANCEL_MODES.includes(/** @type {string} */ (mode))) {
       throw new AdapterError("ADAPTER_UNSUPPORTED", `unsupported cancel mode ${quote(mode)}`);
     }
     this.mode = mode;
     this.controller = mode === undefined ? undefined : new AbortController();
     if (mode === "before") this.controller.abort();
+    this.hold = arm.hold;
+    this.others = arm.others ?? 0;
     this.held = false;
-    this.pending = 0;
+    this.started = 0; // during-read: other calls made
+    this.succeeded = 0; // during-read: other calls resolved
+    this.failed = false; // during-read: another call rejected
+    this.released = false;
+    /** @type {ReturnType<typeof setTimeout>[]} */
+    this.timers = [];
+    // at-call: resolved once the held call has aborted the signal.
+    this.made = undefined;
+    this.open = () => {};
   }
   /** The signal passed to the implementation, or undefined. */
   get signal() {
     return this.controller?.signal;
   }
+  #holds(sessionId) {
+    if (this.held || (this.mode !== "during-read" && this.mode !== "at-call") || this.hold === null) return false;
+    return this.hold === undefined || sessionId === this.hold;
+  }
   /**
-   * Called by the fake as a call is made, with the call's work. Returns the promise the
-   * implementation gets: the work's, or one that never settles for the held call.
-   * @template T @param {() => Promise<T>} work @returns {Promise<T>}
+   * Called by the fake as a call is made, with the call's work and, for a surface read, its
+   * session id. Returns the promise the implementation gets: the work's, or one that never
+   * settles for the held call.
+   * @template T @param {() => Promise<T>} work @param {string} [sessionId] @returns {Promise<T>}
    */
-  call(work) {
-    const hold = !this.held && (this.mode === "during-read" || this.mode === "at-call");
-    if (hold) {
+  call(work, sessionId) {
+    if (this.#holds(sessionId)) {
       this.held = true;
-      if (this.mode === "at-call") this.controller.abort();
-      else this.#abortWhenQuiet();
+      if (this.mode === "at-call") {
+        this.controller.abort();
+        this.open();
+      } else {
+        // Once the held call has returned its promise: the others may all have resolved.
+        queueMicrotask(() => this.#decide());
+        if (this.started < this.others) this.#after(MADE_GRACE_MS, () => this.started < this.others && !this.failed && this.#backstop());
+      }
       return new Promise(() => {});
     }
-    this.pending++;
+    if (this.mode === "at-call" && this.hold !== null && !this.held && !this.released) {
+      // at-call: this call settles once the held call has aborted (MADE_GRACE_MS at most, for
+      // a port that never makes it), as every outcome comes after the abort in the seed.
+      if (this.made === undefined) {
+        this.made = new Promise((resolve) => { this.open = resolve; });
+        this.#after(MADE_GRACE_MS, () => this.open());
+      }
+      return this.made.then(work);
+    }
     const p = work();
-    const done = () => { this.pending--; };
-    p.then(done, done);
+    if (this.mode === "during-read") {
+      this.started++;
+      p.then(
+        () => { this.succeeded++; this.#decide(); },
+        () => {
+          if (!this.failed) this.#after(FAILED_GRACE_MS, () => this.#backstop());
+          this.failed = true;
+        },
+      );
+    }
     return p;
   }
-  #abortWhenQuiet() {
-    // setImmediate is the event loop's next check phase, not a timer: it runs after every
-    // promise reaction already queued. A call still pending then is waited for in turn.
-    const check = () => {
-      if (this.pending > 0) setImmediate(check);
-      else this.controller.abort();
-    };
-    setImmediate(check);
+  /** The rule: the held call made, and every other read resolved. */
+  #decide() {
+    if (this.held && !this.failed && this.succeeded >= this.others && !this.released) this.controller.abort();
+  }
+  #backstop() {
+    if (this.held && !this.released) this.controller.abort();
+  }
+  #after(ms, f) {
+    if (!this.released) this.timers.push(setTimeout(f, ms));
+  }
+  /** Ends the backstops once the implementation has returned (the held call stays pending, unreferenced). */
+  release() {
+    this.released = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.open();
   }
 }
 
@@ -190,7 +271,7 @@ export function fakeSessionQuery(world) {
         if (s === undefined) throw new Error(`session ${quote(id)} not found`);
         if (s.readError !== undefined) throw new Error(s.readError);
         return { session: s.header, capturedThroughSeq: s.surface?.capturedThroughSeq ?? null, events: s.surface?.events ?? [] };
-      });
+      }, id);
     },
   };
   return { sessionQuery, calls };

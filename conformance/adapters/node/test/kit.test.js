@@ -94,7 +94,7 @@ test("cancel modes: before, never, at-call, during-read, keyed on the calls and 
   const world = parseWorld({ sessions: [{ header: { id: "a", createdAt: 1 } }, { header: { id: "b", createdAt: 1 }, readError: "x" }, { header: { id: "c", createdAt: 1 } }] });
   const run = async (mode, ids) => {
     const { sessionQuery, calls } = fakeSessionQuery(world);
-    calls.cancel = new Cancel(mode);
+    calls.cancel = new Cancel(mode, { hold: ids[0], others: ids.length - 1 }); // as the handler arms a prepare
     return [await prepareLike(sessionQuery, ids, calls.cancel.signal), calls.reads];
   };
   assert.deepEqual(await run(undefined, ["a", "c"]), ["ok", ["a", "c"]]);
@@ -110,7 +110,7 @@ test("cancel modes: before, never, at-call, during-read, keyed on the calls and 
 });
 
 test("during-read waits for calls still pending before it aborts", async () => {
-  const cancel = new Cancel("during-read");
+  const cancel = new Cancel("during-read", { others: 1 });
   cancel.call(async () => 1); // held
   let release;
   const slow = cancel.call(() => new Promise((r) => { release = r; }));
@@ -122,6 +122,99 @@ test("during-read waits for calls still pending before it aborts", async () => {
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
   assert.equal(cancel.signal.aborted, true);
+});
+
+// The rule counts the other reads and their outcomes (spec/protocol.md, cancel); the tests
+// below failed when the kit aborted at the first check phase (setImmediate) with no call pending.
+const turns = async (n) => { for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r)); };
+const cancelWorld = { sessions: [{ header: { id: "a", createdAt: 1 } }, { header: { id: "b", createdAt: 1 }, readError: "x" }, { header: { id: "c", createdAt: 1 } }] };
+
+test("during-read: a read made late is waited for; a failure is never followed by the abort", async () => {
+  let { sessionQuery, calls } = fakeSessionQuery(parseWorld(cancelWorld));
+  calls.cancel = new Cancel("during-read", { hold: "a", others: 1 });
+  sessionQuery.readSurface("a");
+  await turns(20); // a port that starts its other read late
+  assert.equal(calls.cancel.signal.aborted, false);
+  await sessionQuery.readSurface("c");
+  assert.equal(calls.cancel.signal.aborted, true); // at once: from the success's settlement
+  calls.cancel.release();
+
+  ({ sessionQuery, calls } = fakeSessionQuery(parseWorld(cancelWorld)));
+  calls.cancel = new Cancel("during-read", { hold: "a", others: 2 });
+  await assert.rejects(sessionQuery.readSurface("b")); // fails before the held read is made
+  sessionQuery.readSurface("a");
+  await sessionQuery.readSurface("c");
+  await turns(20); // a port slow to act on the failure
+  assert.equal(calls.cancel.signal.aborted, false);
+  calls.cancel.release();
+});
+
+test("during-read: the held call is the first source's read; a backstop ends a wait after a failure", async () => {
+  const { sessionQuery, calls } = fakeSessionQuery(parseWorld(cancelWorld));
+  calls.cancel = new Cancel("during-read", { hold: "a", others: 1 });
+  assert.equal((await sessionQuery.readSurface("c")).session.id, "c"); // made first, not held
+  assert.equal(calls.cancel.signal.aborted, false);
+  const again = fakeSessionQuery(parseWorld(cancelWorld));
+  again.calls.cancel = new Cancel("during-read", { hold: "a", others: 1 });
+  again.sessionQuery.readSurface("a");
+  await assert.rejects(again.sessionQuery.readSurface("b"));
+  // A port that waits for every read, the held one included, is not left waiting.
+  await new Promise((resolve) => again.calls.cancel.signal.addEventListener("abort", resolve));
+  again.calls.cancel.release();
+});
+
+test("at-call: a read made before the held one settles after the abort", async () => {
+  const { sessionQuery, calls } = fakeSessionQuery(parseWorld(cancelWorld));
+  calls.cancel = new Cancel("at-call", { hold: "a", others: 1 });
+  let settled = false;
+  const early = sessionQuery.readSurface("b").finally(() => { settled = true; });
+  await turns(20);
+  assert.equal(settled, false);
+  sessionQuery.readSurface("a");
+  assert.equal(calls.cancel.signal.aborted, true);
+  await assert.rejects(early);
+  calls.cancel.release();
+});
+
+// A seed-like prepare whose awaits take event-loop turns: its other reads start `late` turns
+// after the first, and it acts on a failure `slow` turns after seeing it. The seed's answers
+// do not depend on turns, so neither may the kit's cancel modes.
+const slowPort = (late, slow) => ({
+  createService: (query) => ({
+    config: { maxReferences: 3, candidateLimit: 50, maxReferenceBytes: 65536 },
+    async prepare(agent, content, refs, signal) {
+      const ids = [...new Set(refs.map((r) => r.sessionId))];
+      const reads = [query.readSurface(ids[0])];
+      await turns(late);
+      reads.push(...ids.slice(1).map((id) => query.readSurface(id)));
+      try {
+        await new Promise((resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new SessionReferenceError("cancelled", Code.CANCELLED)), { once: true });
+          if (signal.aborted) reject(new SessionReferenceError("cancelled", Code.CANCELLED));
+          Promise.all(reads).then(resolve, reject);
+        });
+      } catch (error) {
+        if (error instanceof SessionReferenceError) throw error;
+        await turns(slow);
+        if (signal.aborted) throw new SessionReferenceError("cancelled", Code.CANCELLED);
+        throw new SessionReferenceError("read failed", Code.READ_FAILED);
+      }
+      return { content };
+    },
+  }),
+});
+
+test("cancel through the handler: decided by the reads' outcomes whatever the turns a port takes", async () => {
+  const answer = async (refs, late, slow, mode = "during-read") => {
+    const h = new Handler(slowPort(late, slow), { name: "slow", version: "0" });
+    const args = { world: cancelWorld, agent: { id: "me" }, content: "x", references: refs.map((sessionId) => ({ sessionId })), cancel: mode };
+    const r = await h.answer({ id: 1, op: "prepare", args });
+    return r.ok ? "ok" : r.error.code;
+  };
+  assert.equal(await answer(["a", "b"], 20, 0), Code.READ_FAILED); // a late failing read decides
+  assert.equal(await answer(["a", "b"], 0, 20), Code.READ_FAILED); // a failure acted on slowly decides
+  assert.equal(await answer(["a", "c"], 20, 0), Code.CANCELLED);
+  assert.equal(await answer(["a", "b"], 20, 20, "at-call"), Code.CANCELLED);
 });
 
 test("world cache: $ref worlds are fresh copies; bad references are ADAPTER_PROTOCOL", () => {
