@@ -257,6 +257,16 @@ public final class Adapter {
         Port.Prepared p;
         try {
             Port.Service svc = port.newService(q, args.get("config"));
+            // The held call is the read of the first normalized source, and the other sources'
+            // reads are counted: known once the service is (its maxReferences).
+            long most = Long.MAX_VALUE;
+            try {
+                most = svc.config().maxReferences();
+            } catch (RuntimeException e) {
+                // the port's config is broken: its prepare will say so; cap nothing
+            }
+            List<String> sources = World.normalizedSources(agent.id(), args.get("references"), most);
+            q.arm(sources.isEmpty() ? null : sources.get(0), Math.max(0, sources.size() - 1));
             p = loop.run(() -> svc.prepare(agent, args.get("content"), args.get("references"), signal));
         } finally {
             extra.put("reads", new ArrayList<Object>(q.reads()));

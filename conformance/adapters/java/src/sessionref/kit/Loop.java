@@ -1,19 +1,26 @@
 package sessionref.kit;
 
 import java.util.ArrayDeque;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
  * JavaScript's event loop for one request, on the thread that runs it: microtasks (the
- * settlements of session-query calls) all run before the next macrotask (a cancel mode's
- * abort), as promise reactions run before a timer. So "abort once everything else has
- * settled and been seen" needs no timer: it is a macrotask.
+ * settlements of session-query calls) all run before the next macrotask, as promise reactions
+ * run before a timer; timers (the cancel modes' backstops) run once due, and are dropped when
+ * the request's future is done.
  */
 final class Loop {
     private final ArrayDeque<Runnable> micro = new ArrayDeque<>();
     private final ArrayDeque<Runnable> macro = new ArrayDeque<>();
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+    private long timerSeq;
+
+    private record Timer(long due, long seq, Runnable task) implements Comparable<Timer> {
+        @Override public int compareTo(Timer o) { return due != o.due ? Long.compare(due, o.due) : Long.compare(seq, o.seq); }
+    }
 
     /** Queues a microtask. */
     synchronized void micro(Runnable r) { micro.add(r); notifyAll(); }
@@ -21,13 +28,26 @@ final class Loop {
     /** Queues a macrotask. */
     synchronized void macro(Runnable r) { macro.add(r); notifyAll(); }
 
+    /** Queues a macrotask once ms milliseconds have passed (setTimeout). */
+    synchronized void after(long ms, Runnable r) {
+        timers.add(new Timer(System.nanoTime() + ms * 1_000_000, timerSeq++, r));
+        notifyAll();
+    }
+
     private synchronized Runnable next(CompletableFuture<?> result) throws InterruptedException {
         while (true) {
             if (!micro.isEmpty()) return micro.poll();
             if (result.isDone()) return null;
             if (!macro.isEmpty()) return macro.poll();
-            // Nothing queued: a port that completes futures from threads of its own wakes us.
-            wait();
+            Timer t = timers.peek();
+            if (t == null) {
+                // Nothing queued: a port that completes futures from threads of its own wakes us.
+                wait();
+                continue;
+            }
+            long wait = t.due() - System.nanoTime();
+            if (wait <= 0) return timers.poll().task();
+            wait(Math.max(1, wait / 1_000_000), 0);
         }
     }
 

@@ -108,67 +108,174 @@ public final class World {
         return null;
     }
 
-    /** The session-query service of one request: see {@link Query}. */
+    /**
+     * The session-query service of one request; its held call is the first call (a
+     * candidates' listing) until {@link Query#arm} names another.
+     */
     Query query(Loop loop, Object cancel, Signal signal) { return new Query(loop, cancel, signal); }
+
+    /** Query's hold for the request's first call, whatever it is (a candidates' listing). */
+    static final String FIRST_CALL = new String("(the first call)");
+
+    /**
+     * Backstops, for a port that waits for the held call alone (spec/protocol.md, cancel): how
+     * long "during-read" waits for the other reads to be made, and "at-call"'s other calls for
+     * the held call to be made; and how long "during-read" waits, after another read failed,
+     * before it aborts anyway. The values are the Go bridge's; neither decides the answer of
+     * a port that starts its reads at once and fails on the first failure, as the seed does.
+     */
+    static final long MADE_GRACE_MS = 500, FAILED_GRACE_MS = 200;
+
+    /**
+     * The ids a valid prepare reads, in order: the distinct sessionIds of references in
+     * first-mention order; empty when the references are not valid (not an array, an element
+     * that is no object or has no string sessionId, a label that is not a string, a reference
+     * to the agent itself, more sources than maxReferences), as the contract then reads nothing.
+     */
+    public static List<String> normalizedSources(String agentId, Object references, long maxReferences) {
+        List<String> ids = new ArrayList<>();
+        if (!(references instanceof List<?> list)) return ids;
+        for (Object r : list) {
+            if (!(r instanceof Js.JsObject o) || !(o.get("sessionId") instanceof String id)) return new ArrayList<>();
+            Object label = o.get("label");
+            if (label != Js.UNDEFINED && !(label instanceof String)) return new ArrayList<>();
+            if (id.equals(agentId)) return new ArrayList<>();
+            if (!ids.contains(id)) ids.add(id);
+        }
+        return ids.size() > maxReferences ? new ArrayList<>() : ids;
+    }
 
     /**
      * The fake ctx.sessionQuery of one request over this world. It records each call as it is
-     * made; its settlements are microtasks of the request's loop; the cancel mode decides,
-     * in {@link #held}, which call never settles and when the signal aborts.
+     * made; its settlements are microtasks of the request's loop; the cancel mode decides
+     * which call never settles and when the signal aborts (spec/protocol.md, "cancel"), by
+     * what the calls see, never by the loop's scheduling:
+     *
+     * <ul>
+     * <li>"at-call": the held call aborts the signal as it is made, and never settles; every
+     * other call settles only after that abort (one made earlier waits for the held call);
+     * <li>"during-read": the held call never settles; the signal aborts as soon as the held
+     * call has been made and the others other calls have settled successfully (at once, in a
+     * microtask, when there are none), and never once another call has failed.
+     * </ul>
      */
     final class Query implements SessionQuery {
         private final Loop loop;
         private final Object cancel;
         private final Signal signal;
-        private int calls;
+        private String hold = FIRST_CALL;
+        private int others;
+        private boolean held;
+        private int started, succeeded; // during-read: other calls made, and settled successfully
+        private boolean failed; // during-read: another call failed
+        private List<Runnable> gated = new ArrayList<>(); // at-call: settlements waiting for the held call
         int lists;
         final List<String> titleReads = new ArrayList<>();
         final List<String> reads = new ArrayList<>();
 
         Query(Loop loop, Object cancel, Signal signal) {
             this.loop = loop;
-            this.cancel = cancel;
+            this.cancel = signal == null ? null : cancel;
             this.signal = signal;
         }
 
         /**
-         * The cancel modes, keyed on the calls the fake receives (spec/protocol.md, "cancel"):
-         * the request's first call is held for "during-read" and "at-call", every other call
-         * settles. "at-call" aborts inside the call, before it returns; "during-read" aborts
-         * in a macrotask, so once every other call has settled and the port has run what it
-         * does with their outcomes, as a JavaScript timer runs after the promise reactions.
-         * Returns whether this call is held (never settles).
+         * Names the held call before the port runs: hold is {@link #FIRST_CALL}, the session id
+         * whose read is held (a prepare's first normalized source), or null for none; others is
+         * the number of other reads "during-read" waits for (one per other source).
          */
-        private synchronized boolean held() {
-            if (++calls != 1 || signal == null) return false;
-            if ("at-call".equals(cancel)) {
+        synchronized void arm(String hold, int others) {
+            this.hold = hold;
+            this.others = others;
+        }
+
+        private boolean during() { return "during-read".equals(cancel); }
+
+        private boolean atCall() { return "at-call".equals(cancel); }
+
+        /** Whether this call (a read of id, or another call when id is null) is the held one. */
+        private synchronized boolean held(String id) {
+            if (held || hold == null || !(during() || atCall())) return false;
+            if (hold != FIRST_CALL && !hold.equals(id)) return false;
+            held = true;
+            if (atCall()) {
                 signal.abort();
-                return true;
+                List<Runnable> open = gated;
+                gated = null;
+                for (Runnable r : open) loop.micro(r);
+            } else {
+                loop.micro(this::decide); // once the held call has returned its future
+                if (started < others) loop.after(MADE_GRACE_MS, () -> { if (!madeAll()) backstop(); });
             }
-            if ("during-read".equals(cancel)) {
-                loop.macro(signal::abort);
-                return true;
+            return true;
+        }
+
+        private synchronized boolean madeAll() { return started >= others || failed; }
+
+        /** The rule: the held call made, and every other read settled successfully. */
+        private void decide() {
+            boolean abort;
+            synchronized (this) { abort = held && !failed && succeeded >= others; }
+            if (abort) signal.abort();
+        }
+
+        private void backstop() {
+            boolean abort;
+            synchronized (this) { abort = held; }
+            if (abort) signal.abort();
+        }
+
+        private synchronized void outcome(boolean ok) {
+            if (ok) {
+                succeeded++;
+            } else if (!failed) {
+                failed = true;
+                loop.after(FAILED_GRACE_MS, this::backstop);
             }
-            return false;
         }
 
         private <T> CompletableFuture<T> settle(boolean held, java.util.function.Supplier<T> outcome) {
             CompletableFuture<T> f = new CompletableFuture<>();
             if (held) return f; // never settles
-            loop.micro(() -> {
+            boolean counted = during();
+            Runnable settle = () -> {
+                T v;
                 try {
-                    f.complete(outcome.get());
+                    v = outcome.get();
                 } catch (RuntimeException e) {
+                    if (counted) outcome(false); // before the port can see it: no abort follows
                     f.completeExceptionally(e);
+                    return;
                 }
-            });
+                if (counted) outcome(true);
+                f.complete(v);
+                if (counted) decide();
+            };
+            synchronized (this) {
+                if (counted) started++;
+                if (atCall() && hold != null && gated != null) {
+                    // at-call: settles once the held call has aborted (MADE_GRACE_MS at most,
+                    // for a port that never makes it), as every outcome follows the abort in
+                    // the seed.
+                    if (gated.isEmpty()) loop.after(MADE_GRACE_MS, this::openGate);
+                    gated.add(settle);
+                    return f;
+                }
+            }
+            loop.micro(settle);
             return f;
+        }
+
+        private synchronized void openGate() {
+            if (gated == null) return;
+            for (Runnable r : gated) loop.micro(r);
+            gated = null;
         }
 
         @Override
         public CompletableFuture<List<SessionRecord>> listSessions(Signal s) {
             synchronized (this) { lists++; }
-            return settle(held(), () -> {
+            return settle(held(null), () -> {
                 if (listError != null) throw new RuntimeException(listError);
                 List<SessionRecord> out = new ArrayList<>();
                 for (Js.JsObject session : sessions) out.add(new SessionRecord(header(session.get("header"), "header"), false, true));
@@ -180,7 +287,7 @@ public final class World {
         public CompletableFuture<List<TitleSettlement>> readTitleSnapshots(List<String> ids, Signal s) {
             List<String> list = new ArrayList<>(ids);
             synchronized (this) { titleReads.addAll(list); }
-            return settle(held(), () -> {
+            return settle(held(null), () -> {
                 Set<String> unique = new LinkedHashSet<>(list);
                 List<TitleSettlement> out = new ArrayList<>();
                 for (String id : unique) {
@@ -200,7 +307,7 @@ public final class World {
         @Override
         public CompletableFuture<Surface> readSurface(String id) {
             synchronized (this) { reads.add(id); }
-            return settle(held(), () -> {
+            return settle(held(id), () -> {
                 Js.JsObject session = find(id);
                 if (session == null) throw new RuntimeException("session " + Js.quote(id) + " not found");
                 if (string(session, "readError") != null) throw new RuntimeException(string(session, "readError"));

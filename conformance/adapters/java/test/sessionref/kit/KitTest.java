@@ -37,6 +37,7 @@ public final class KitTest {
         deepNesting();
         world();
         cancelModes();
+        cancelByOutcomes();
         host();
         System.err.println(failures == 0 ? "ok: " + checks + " checks" : failures + " of " + checks + " checks failed");
         System.exit(failures == 0 ? 0 : 1);
@@ -246,6 +247,7 @@ public final class KitTest {
         if ("before".equals(mode)) signal.abort();
         Loop loop = new Loop();
         World.Query q = w.query(loop, mode == null ? Js.UNDEFINED : mode, signal);
+        q.arm(ids[0], ids.length - 1); // as the adapter arms a prepare
         boolean[] abortedInCall = {false};
         try {
             return loop.run(() -> {
@@ -277,6 +279,80 @@ public final class KitTest {
         eq("cancelled", prepare("before", "a"), "before: aborted when the call starts");
         eq("read failed: b fails reads=[a, b]", prepare("never", "a", "b"), "never: the work completes under a live signal");
         eq("read failed: b fails reads=[b]", prepare(null, "b"), "no signal");
+    }
+
+    static final String CANCEL_WORLD = "{\"sessions\":[{\"header\":{\"id\":\"a\",\"createdAt\":1}},{\"header\":{\"id\":\"b\",\"createdAt\":1},\"readError\":\"b fails\"},{\"header\":{\"id\":\"c\",\"createdAt\":1}}]}";
+
+    /** A seed-like answer to the reads' outcomes: "read failed" on the first failure, "cancelled" at the abort. */
+    interface Body {
+        CompletableFuture<String> run(World.Query q, Signal signal, CompletableFuture<String> out);
+    }
+
+    static String race(String mode, String hold, int others, Body body) throws Throwable {
+        Signal signal = new Signal();
+        Loop loop = new Loop();
+        World.Query q = World.of(Js.parse(CANCEL_WORLD)).query(loop, mode, signal);
+        q.arm(hold, others);
+        return loop.run(() -> {
+            CompletableFuture<String> out = new CompletableFuture<>();
+            signal.onAbort(() -> out.complete("cancelled"));
+            return body.run(q, signal, out);
+        });
+    }
+
+    /** Runs r on a thread of the port's own after ms (a port on an executor). */
+    static void later(long ms, Runnable r) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                return;
+            }
+            r.run();
+        });
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * The rule counts the other reads and their outcomes (spec/protocol.md, cancel), whatever
+     * the threads a port uses: the first three failed when the kit aborted in a macrotask once
+     * no microtask was queued.
+     */
+    static void cancelByOutcomes() throws Throwable {
+        // A port that starts its other read late, on a thread of its own.
+        eq("read failed", race("during-read", "a", 1, (q, signal, out) -> {
+            q.readSurface("a");
+            later(30, () -> q.readSurface("b").whenComplete((v, e) -> { if (e != null) out.complete("read failed"); }));
+            return out;
+        }), "during-read: a late failing read decides, not the loop's quiet");
+        // A port that acts on a failure on another thread, checking the signal as the seed does.
+        eq("read failed", race("during-read", "a", 1, (q, signal, out) -> {
+            q.readSurface("a");
+            q.readSurface("b").whenComplete((v, e) -> {
+                if (e != null) later(30, () -> out.complete(signal.aborted() ? "cancelled" : "read failed"));
+            });
+            return out;
+        }), "during-read: no abort after a failure");
+        // The held call is the first source's read, whichever read is made first.
+        eq("c then cancelled", race("during-read", "a", 1, (q, signal, out) -> {
+            String[] first = {null};
+            q.readSurface("c").thenAccept(v -> first[0] = v.session().id());
+            q.readSurface("a");
+            return out.thenApply(x -> first[0] + " then " + x);
+        }), "during-read: the held call is the first source's read, the others counted");
+        // at-call: a read made before the held one settles after the abort.
+        eq("b failed after the abort", race("at-call", "a", 1, (q, signal, out) -> {
+            CompletableFuture<String> r = new CompletableFuture<>();
+            q.readSurface("b").whenComplete((v, e) -> r.complete("b failed " + (signal.aborted() ? "after" : "before") + " the abort"));
+            q.readSurface("a");
+            return r;
+        }), "at-call: other calls return after the abort");
+        // A port that waits for every read, the held one included, is not left waiting.
+        eq("cancelled", race("during-read", "a", 1, (q, signal, out) -> {
+            CompletableFuture.allOf(q.readSurface("a"), q.readSurface("b")).whenComplete((v, e) -> out.complete("settled"));
+            return out;
+        }), "during-read: a backstop after a failure");
     }
 
     /** A host that enqueues what it was told, sharing a list the mutations could reach. */
