@@ -3,9 +3,10 @@
 //! the race of a promise with a signal.
 //!
 //! Microtasks (the settlements of session-query calls, and the polls of the request's future
-//! they wake) all run before the next macrotask (a cancel mode's abort), as promise reactions
-//! run before a timer; so "abort once everything else has settled and been seen" needs no
-//! timer: it is a macrotask.
+//! they wake) all run before the next macrotask, as promise reactions run before a timer.
+//! Idle tasks (the cancel modes' backstops) run only when nothing else is left to run: the
+//! loop is one thread's, so that is when no call could ever settle otherwise, and a backstop
+//! there needs no timer.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -22,6 +23,7 @@ type Task = Box<dyn FnOnce()>;
 struct Queues {
     micro: VecDeque<Task>,
     macro_: VecDeque<Task>,
+    idle: VecDeque<Task>,
 }
 
 /// The event loop of one request.
@@ -49,6 +51,11 @@ impl Loop {
     pub fn macro_task(&self, t: impl FnOnce() + 'static) {
         self.0.borrow_mut().macro_.push_back(Box::new(t));
     }
+    /// Queues a task to run once nothing else is left to run (no microtask, no macrotask, the
+    /// request's future not woken): a backstop for a wait that would otherwise never end.
+    pub fn idle(&self, t: impl FnOnce() + 'static) {
+        self.0.borrow_mut().idle.push_back(Box::new(t));
+    }
     /// Runs fut to its end: None when it can never settle (nothing left to run and it is
     /// still pending), where JavaScript would wait for ever.
     pub fn run<F: Future>(&self, fut: F) -> Option<F::Output> {
@@ -69,7 +76,12 @@ impl Loop {
                 continue;
             }
             let mac = self.0.borrow_mut().macro_.pop_front();
-            match mac {
+            if let Some(t) = mac {
+                t();
+                continue;
+            }
+            let idle = self.0.borrow_mut().idle.pop_front();
+            match idle {
                 Some(t) => t(),
                 None => return None,
             }

@@ -18,7 +18,7 @@ pub mod world;
 pub use exec::{all, race, Aborted, Loop, Signal};
 pub use json::{number_to_string, parse, stringify, JsString, Object, Value};
 pub use serve::{serve, Adapter, MAX_LINE};
-pub use world::{Header, Query, QueryError, SessionRecord, Surface, TitleSettlement, World};
+pub use world::{normalized_sources, Header, HoldCall, Query, QueryError, SessionRecord, Surface, TitleSettlement, World};
 
 use std::future::Future;
 

@@ -1,6 +1,7 @@
 //! The line protocol: one JSON request per line on stdin, one response per line on stdout.
 
 use crate::exec::{Loop, Signal};
+use crate::world::{normalized_sources, HoldCall};
 use crate::json::{parse, quote, stringify, JsString, Object, Value};
 use crate::world::{header, World};
 use crate::{Agent, Error, Port, Service};
@@ -288,9 +289,15 @@ impl<P: Port> Adapter<P> {
                 let lp = Loop::new();
                 let q = w.query(&lp, mode, signal.as_ref());
                 let result = match self.port.new_service(q.clone(), args.get("config")) {
-                    Ok(svc) => lp
-                        .run(svc.prepare(&agent, args.get("content"), args.get("references"), signal.as_ref()))
-                        .unwrap_or_else(|| Err(Error::plain("prepare never settled"))),
+                    Ok(svc) => {
+                        // The held call is the read of the first normalized source, and the
+                        // other sources' reads are counted: known once the service is.
+                        let sources = normalized_sources(&agent.id, args.get("references"), svc.config().max_references);
+                        let hold = sources.first().map_or(HoldCall::Nothing, |id| HoldCall::Read(id.clone()));
+                        q.arm(hold, sources.len().saturating_sub(1));
+                        lp.run(svc.prepare(&agent, args.get("content"), args.get("references"), signal.as_ref()))
+                            .unwrap_or_else(|| Err(Error::plain("prepare never settled")))
+                    }
                     Err(e) => Err(e),
                 };
                 extra.set("reads", arr(q.calls().reads));

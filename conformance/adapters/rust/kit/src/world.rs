@@ -131,16 +131,78 @@ impl World {
         self.sessions.iter().find(|s| s.get("header").as_object().map(|h| h.get("id").as_str() == Some(id)).unwrap_or(false))
     }
 
-    /// The session-query service of one request over this world (see Query).
+    /// The session-query service of one request over this world (see Query); its held call
+    /// is the first call (a candidates' listing) until `Query::arm` names another.
     pub fn query(&self, lp: &Loop, cancel: &Value, signal: Option<&Signal>) -> Query {
+        let mode = match (signal, cancel.as_str().map(|s| s.to_string_lossy()).as_deref()) {
+            (Some(_), Some("during-read")) => Mode::DuringRead,
+            (Some(_), Some("at-call")) => Mode::AtCall,
+            _ => Mode::Other,
+        };
         Query(Rc::new(QueryState {
             world: self.clone(),
             lp: lp.clone(),
-            cancel: cancel.clone(),
+            mode,
             signal: signal.cloned(),
             calls: RefCell::new(Calls::default()),
+            hold: RefCell::new(Hold::default()),
         }))
     }
+}
+
+/// The ids a valid prepare reads, in order: the distinct sessionIds of `references` in
+/// first-mention order; empty when the references are not valid (not an array, an element
+/// that is no object or has no string sessionId, a label that is not a string, a reference to
+/// the agent itself, more sources than `max_references`), as the contract then reads nothing.
+pub fn normalized_sources(agent_id: &JsString, references: &Value, max_references: u64) -> Vec<JsString> {
+    let Value::Array(list) = references else { return Vec::new() };
+    let mut ids: Vec<JsString> = Vec::new();
+    for r in list {
+        let Some(o) = r.as_object() else { return Vec::new() };
+        let Some(id) = o.get("sessionId").as_str() else { return Vec::new() };
+        if !matches!(o.get("label"), Value::Undefined | Value::String(_)) || id == agent_id {
+            return Vec::new();
+        }
+        if !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    if ids.len() as u64 > max_references {
+        return Vec::new();
+    }
+    ids
+}
+
+/// Which call a cancel mode holds (Query::arm).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum HoldCall {
+    /// The request's first call, whatever it is (a candidates' listing).
+    #[default]
+    First,
+    /// The read of this session (a prepare's first normalized source).
+    Read(JsString),
+    /// None (a prepare that reads nothing).
+    Nothing,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    DuringRead,
+    AtCall,
+    Other,
+}
+
+/// The state of the cancel mode's rule: the held call, and the other calls' outcomes.
+#[derive(Default)]
+struct Hold {
+    call: HoldCall,
+    others: usize,
+    held: bool,
+    started: usize,
+    succeeded: usize,
+    failed: bool,
+    /// at-call: settlements of calls made before the held one, queued at its abort.
+    gated: Vec<Box<dyn FnOnce()>>,
 }
 
 /// The calls a request's session query recorded.
@@ -155,15 +217,26 @@ pub struct Calls {
 struct QueryState {
     world: World,
     lp: Loop,
-    cancel: Value,
+    mode: Mode,
     signal: Option<Signal>,
     calls: RefCell<Calls>,
+    hold: RefCell<Hold>,
 }
 
 /// The fake ctx.sessionQuery of one request (spec/protocol.md): it records each call as it is
 /// made; its settlements are microtasks of the request's loop; the cancel mode decides, in
-/// `held`, which call never settles and when the signal aborts. Its futures are ready only on
-/// the kit's loop: await them in the port's async code, never block on them.
+/// `held` and `settle`, which call never settles and when the signal aborts, by what the calls
+/// see (spec/protocol.md, "cancel"), never by the loop's scheduling:
+///
+/// - "at-call": the held call aborts the signal as it is made, and never settles; every other
+///   call settles only after that abort (one made earlier waits for the held call);
+/// - "during-read": the held call never settles; the signal aborts as soon as the held call
+///   has been made and the other calls (`arm`'s `others`) have settled successfully (at once,
+///   in a microtask, when there are none), and never once another call has failed.
+///
+/// Backstops for a port that waits for the held call alone are idle tasks of the loop (run
+/// when nothing else can). Its futures are ready only on the kit's loop: await them in the
+/// port's async code, never block on them.
 #[derive(Clone)]
 pub struct Query(Rc<QueryState>);
 
@@ -172,40 +245,111 @@ fn string(o: &Object, key: &str) -> Option<JsString> {
 }
 
 impl Query {
-    /// The cancel modes, keyed on the calls the fake receives (spec/protocol.md, "cancel"): the
-    /// request's first call is held for "during-read" and "at-call", every other call
-    /// settles. "at-call" aborts inside the call, before it returns; "during-read" aborts in a
-    /// macrotask, so once every other call has settled and the port has run what it does with
-    /// their outcomes, as a JavaScript timer runs after the promise reactions. Returns whether
-    /// this call is held (never settles).
-    fn held(&self) -> bool {
-        let first = {
-            let mut c = self.0.calls.borrow_mut();
-            c.count += 1;
-            c.count == 1
-        };
-        let Some(signal) = self.0.signal.clone() else { return false };
-        if !first {
+    /// Names the held call before the port runs, and the number of other reads
+    /// "during-read" waits for (one per other normalized source of a prepare).
+    pub fn arm(&self, call: HoldCall, others: usize) {
+        let mut h = self.0.hold.borrow_mut();
+        h.call = call;
+        h.others = others;
+    }
+
+    /// Whether this call (a read of `id`, or another call when None) is the held one; if so,
+    /// at-call aborts now and opens the calls waiting for it, and during-read decides in a
+    /// microtask (once the call has returned its future).
+    fn held(&self, id: Option<&JsString>) -> bool {
+        self.0.calls.borrow_mut().count += 1;
+        if self.0.mode == Mode::Other {
             return false;
         }
-        match self.0.cancel.as_str().map(|s| s.to_string_lossy()).as_deref() {
-            Some("at-call") => {
-                signal.abort();
-                true
+        let gated = {
+            let mut h = self.0.hold.borrow_mut();
+            let this = match &h.call {
+                HoldCall::First => true,
+                HoldCall::Read(r) => id == Some(r),
+                HoldCall::Nothing => false,
+            };
+            if h.held || !this {
+                return false;
             }
-            Some("during-read") => {
-                self.0.lp.macro_task(move || signal.abort());
-                true
+            h.held = true;
+            std::mem::take(&mut h.gated)
+        };
+        let signal = self.0.signal.clone().expect("a cancel mode has a signal");
+        if self.0.mode == Mode::AtCall {
+            signal.abort();
+            for t in gated {
+                self.0.lp.micro(t);
             }
-            _ => false,
+        } else {
+            let q = self.clone();
+            self.0.lp.micro(move || q.decide());
+            let q = self.clone();
+            self.0.lp.idle(move || q.backstop());
+        }
+        true
+    }
+
+    /// The rule: the held call made, and every other read settled successfully.
+    fn decide(&self) {
+        let abort = {
+            let h = self.0.hold.borrow();
+            h.held && !h.failed && h.succeeded >= h.others
+        };
+        if abort {
+            self.0.signal.as_ref().expect("a cancel mode has a signal").abort();
         }
     }
 
-    fn settle<T: 'static>(&self, held: bool, outcome: impl FnOnce() -> T + 'static) -> Settle<T> {
-        let (f, s) = Settle::new();
-        if !held {
-            self.0.lp.micro(move || s.settle(outcome()));
+    /// The backstop: nothing else can run, and the held call was made.
+    fn backstop(&self) {
+        if self.0.hold.borrow().held {
+            self.0.signal.as_ref().expect("a cancel mode has a signal").abort();
         }
+    }
+
+    fn settle<U: 'static>(&self, held: bool, outcome: impl FnOnce() -> Result<U, QueryError> + 'static) -> Settle<Result<U, QueryError>> {
+        let (f, s) = Settle::new();
+        if held {
+            return f; // never settles
+        }
+        let counted = self.0.mode == Mode::DuringRead;
+        let q = self.clone();
+        let task = move || {
+            let v = outcome();
+            if counted {
+                let mut h = q.0.hold.borrow_mut();
+                match &v {
+                    Ok(_) => h.succeeded += 1,
+                    Err(_) => h.failed = true, // before the port can see it: no abort follows
+                }
+            }
+            s.settle(v);
+            if counted {
+                q.decide();
+            }
+        };
+        if counted {
+            self.0.hold.borrow_mut().started += 1;
+        }
+        {
+            let mut h = self.0.hold.borrow_mut();
+            if self.0.mode == Mode::AtCall && h.call != HoldCall::Nothing && !h.held {
+                // at-call: settles once the held call has aborted (at the backstop, for a port
+                // that never makes it), as every outcome follows the abort in the seed.
+                if h.gated.is_empty() {
+                    let q = self.clone();
+                    self.0.lp.idle(move || {
+                        let open = std::mem::take(&mut q.0.hold.borrow_mut().gated);
+                        for t in open {
+                            q.0.lp.micro(t);
+                        }
+                    });
+                }
+                h.gated.push(Box::new(task));
+                return f;
+            }
+        }
+        self.0.lp.micro(task);
         f
     }
 
@@ -213,7 +357,7 @@ impl Query {
     pub fn list_sessions(&self, _signal: Option<&Signal>) -> Settle<Result<Vec<SessionRecord>, QueryError>> {
         self.0.calls.borrow_mut().lists += 1;
         let w = self.0.world.clone();
-        self.settle(self.held(), move || {
+        self.settle(self.held(None), move || {
             if let Some(e) = &w.list_error {
                 return Err(QueryError(e.clone()));
             }
@@ -230,7 +374,7 @@ impl Query {
         self.0.calls.borrow_mut().title_reads.extend(ids.iter().cloned());
         let w = self.0.world.clone();
         let ids = ids.to_vec();
-        self.settle(self.held(), move || {
+        self.settle(self.held(None), move || {
             let mut seen: Vec<&JsString> = Vec::new();
             let mut out = Vec::new();
             for id in &ids {
@@ -255,8 +399,9 @@ impl Query {
     pub fn read_surface(&self, id: &JsString) -> Settle<Result<Surface, QueryError>> {
         self.0.calls.borrow_mut().reads.push(id.clone());
         let w = self.0.world.clone();
+        let held = self.held(Some(id));
         let id = id.clone();
-        self.settle(self.held(), move || {
+        self.settle(held, move || {
             let s = w.find(&id).ok_or_else(|| {
                 let mut m = JsString::from("session ");
                 m.push_str(&quote(&id));

@@ -222,6 +222,7 @@ fn prepare(mode: Option<&str>, ids: &[&str]) -> String {
     let lp = Loop::new();
     let m = mode.map(Value::from).unwrap_or(Value::Undefined);
     let q = w.query(&lp, &m, signal.as_ref());
+    q.arm(HoldCall::Read(js(ids[0])), ids.len() - 1); // as the adapter arms a prepare
     let out = run(&lp, async {
         if signal.as_ref().map(|s| s.aborted()).unwrap_or(false) {
             return "cancelled".to_string();
@@ -254,6 +255,70 @@ fn cancel_modes_without_timers() {
     assert_eq!(prepare(Some("before"), &["a"]), "cancelled reads=[]");
     assert_eq!(prepare(Some("never"), &["a", "c"]), r#"ok reads=["a", "c"]"#);
     assert_eq!(prepare(None, &["b"]), r#"read failed: b fails reads=["b"]"#);
+}
+
+fn cancel_world(lp: &Loop, mode: &str, signal: &Signal, hold: &str, others: usize) -> Query {
+    let w = World::of(
+        &parse_str(r#"{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":1},"readError":"b fails"},{"header":{"id":"c","createdAt":1}}]}"#)
+            .unwrap(),
+    )
+    .unwrap();
+    let q = w.query(lp, &Value::from(mode), Some(signal));
+    q.arm(HoldCall::Read(js(hold)), others);
+    q
+}
+
+// The rule counts the other reads and their outcomes (spec/protocol.md, cancel): these failed
+// when the kit aborted in a macrotask once nothing else was queued, and held the first call.
+#[test]
+fn during_read_aborts_as_the_last_other_read_succeeds() {
+    let (lp, signal) = (Loop::new(), Signal::new());
+    let q = cancel_world(&lp, "during-read", &signal, "a", 1);
+    let seen = run(&lp, async {
+        let _held = q.read_surface(&js("a"));
+        let c = q.read_surface(&js("c")).await;
+        (c.is_ok(), signal.aborted())
+    });
+    assert_eq!(seen, (true, true), "the abort comes from the success's settlement, not once the loop is quiet");
+}
+
+#[test]
+fn during_read_holds_the_first_sources_read_and_never_aborts_after_a_failure() {
+    let (lp, signal) = (Loop::new(), Signal::new());
+    let q = cancel_world(&lp, "during-read", &signal, "a", 2);
+    let seen = run(&lp, async {
+        let c = q.read_surface(&js("c")).await; // made first: not the held call
+        let _held = q.read_surface(&js("a"));
+        let b = q.read_surface(&js("b")).await;
+        (c.is_ok(), b.is_err(), signal.aborted())
+    });
+    assert_eq!(seen, (true, true, false));
+}
+
+#[test]
+fn at_call_settles_an_earlier_read_after_the_abort() {
+    let (lp, signal) = (Loop::new(), Signal::new());
+    let q = cancel_world(&lp, "at-call", &signal, "a", 1);
+    let seen = run(&lp, async {
+        let early = q.read_surface(&js("b"));
+        let _held = q.read_surface(&js("a"));
+        let b = early.await;
+        (b.is_err(), signal.aborted())
+    });
+    assert_eq!(seen, (true, true));
+}
+
+#[test]
+fn backstops_end_a_wait_for_the_held_read() {
+    // A port that waits for every read after a failure gets the abort once nothing else can run.
+    let (lp, signal) = (Loop::new(), Signal::new());
+    let q = cancel_world(&lp, "during-read", &signal, "a", 1);
+    let out = run(&lp, async {
+        let held = q.read_surface(&js("a"));
+        let b = q.read_surface(&js("b")).await;
+        (b.is_err(), race(held, Some(&signal)).await.is_err())
+    });
+    assert_eq!(out, (true, true));
 }
 
 #[test]
