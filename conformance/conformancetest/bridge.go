@@ -38,6 +38,25 @@ func cannot(format string, args ...any) error {
 	return &inexpressible{what: fmt.Sprintf(format, args...)}
 }
 
+// isInexpressible reports whether err says the Go types cannot carry the request.
+func isInexpressible(err error) bool {
+	var ie *inexpressible
+	return errors.As(err, &ie)
+}
+
+// valueArg is an argument as a goport.Value: its JSON text, nil when absent.
+func (r reader) valueArg(key string) (goport.Value, error) {
+	v, ok := r.req.Arg(key)
+	if !ok {
+		return nil, nil
+	}
+	raw, err := wire.Marshal(v)
+	if err != nil {
+		return nil, cannot("%s: %v", key, err)
+	}
+	return raw, nil
+}
+
 // protocolError is an adapter-level error: a malformed world or agent (ADAPTER_PROTOCOL).
 func protocolError(format string, args ...any) error {
 	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
@@ -139,37 +158,62 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 	switch req.Op {
 	case protocol.OpURIEncode:
 		id, err := args.str("sessionId")
+		if vp, ok := b.port.(goport.ValuePort); ok && isInexpressible(err) {
+			raw, err := args.valueArg("sessionId")
+			if err != nil {
+				return nil, err
+			}
+			return vp.EncodeURIValue(raw)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return b.port.EncodeURI(id), nil
 	case protocol.OpURIDecode:
 		u, err := args.str("uri")
+		if vp, ok := b.port.(goport.ValuePort); ok && isInexpressible(err) {
+			raw, err := args.valueArg("uri")
+			if err != nil {
+				return nil, err
+			}
+			return vp.DecodeURIValue(raw)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return b.port.DecodeURI(u)
 	case protocol.OpMentionFormat:
-		id, err := args.str("sessionId")
+		ref, err := args.reference()
+		if vp, ok := b.port.(goport.ValuePort); ok && isInexpressible(err) {
+			id, err := args.valueArg("sessionId")
+			if err != nil {
+				return nil, err
+			}
+			label, err := args.valueArg("label")
+			if err != nil {
+				return nil, err
+			}
+			return vp.FormatMentionValue(id, label)
+		}
 		if err != nil {
 			return nil, err
-		}
-		ref := goport.Reference{SessionID: id}
-		if v, ok := req.Arg("label"); ok && v != nil {
-			l, isString := v.(string)
-			if !isString {
-				return nil, cannot("label is %s, not a string", kind(v))
-			}
-			ref.Label = goport.Some(l)
 		}
 		return b.port.FormatMention(ref), nil
 	case protocol.OpMentionParse:
 		text, err := args.str("text")
-		if err != nil {
+		var p goport.ParsedText
+		if vp, ok := b.port.(goport.ValuePort); ok && isInexpressible(err) {
+			raw, err := args.valueArg("text")
+			if err != nil {
+				return nil, err
+			}
+			p, err = vp.ParseMentionsValue(raw)
+			if err != nil {
+				return nil, err
+			}
+		} else if err != nil {
 			return nil, err
-		}
-		p, err := b.port.ParseMentions(text)
-		if err != nil {
+		} else if p, err = b.port.ParseMentions(text); err != nil {
 			return nil, err
 		}
 		refs := make([]any, len(p.References))
@@ -178,11 +222,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 		}
 		return wire.NewObject().Set("text", p.Text).Set("references", refs), nil
 	case protocol.OpConfig:
-		cfg, err := args.config()
-		if err != nil {
-			return nil, err
-		}
-		svc, err := b.port.NewService(emptyStore{}, cfg)
+		svc, err := b.newService(emptyStore{}, args)
 		if err != nil {
 			return nil, err
 		}
@@ -213,6 +253,41 @@ func (r reader) str(key string) (string, error) {
 		return "", cannot("%s is %s, not a string", key, kind(v))
 	}
 	return s, nil
+}
+
+// reference reads mention.format's arguments: a string sessionId and an optional string
+// label (null is no label).
+func (r reader) reference() (goport.Reference, error) {
+	id, err := r.str("sessionId")
+	if err != nil {
+		return goport.Reference{}, err
+	}
+	ref := goport.Reference{SessionID: id}
+	if v, ok := r.req.Arg("label"); ok && v != nil {
+		l, isString := v.(string)
+		if !isString {
+			return goport.Reference{}, cannot("label is %s, not a string", kind(v))
+		}
+		ref.Label = goport.Some(l)
+	}
+	return ref, nil
+}
+
+// newService constructs the port's service over store with the request's config: through
+// NewService, or NewServiceValue for a config Config cannot hold (goport.ValuePort).
+func (b *bridge) newService(store goport.SessionStore, r reader) (goport.Service, error) {
+	cfg, err := r.config()
+	if vp, ok := b.port.(goport.ValuePort); ok && isInexpressible(err) {
+		raw, err := r.valueArg("config")
+		if err != nil {
+			return nil, err
+		}
+		return vp.NewServiceValue(store, raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.port.NewService(store, cfg)
 }
 
 // number reads an optional number argument; present, it must be a number (null included
@@ -326,8 +401,7 @@ func (b *bridge) open(ctx context.Context, r reader) (*call, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := r.config()
-	if err != nil {
+	if _, err := r.config(); err != nil && !isInexpressible(err) {
 		return nil, err
 	}
 	mode, _ := r.req.Arg("cancel")
@@ -336,7 +410,7 @@ func (b *bridge) open(ctx context.Context, r reader) (*call, error) {
 	default:
 		return nil, &protocol.Error{Code: protocol.CodeUnsupported, Message: fmt.Sprintf("unsupported cancel mode %v", mode)}
 	}
-	svc, err := b.port.NewService(w, cfg)
+	svc, err := b.newService(w, r)
 	if err != nil {
 		return nil, err
 	}
@@ -351,18 +425,11 @@ func (b *bridge) open(ctx context.Context, r reader) (*call, error) {
 }
 
 func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
-	query := ""
-	if v, ok := r.req.Arg("query"); ok {
-		s, isString := v.(string)
-		if !isString {
-			return nil, cannot("query is %s, not a string", kind(v))
-		}
-		query = s
-	}
-	lv, ok := r.req.Arg("limit")
-	limit, err := number(lv, ok, false, "limit")
-	if err != nil {
-		return nil, err
+	// Arguments the Go types cannot hold go to the service's ListCandidatesValue, when it
+	// has one (goport.ValueService): the service is made first, as the seed makes it.
+	query, limit, typed := r.queryLimit()
+	if typed != nil && !isInexpressible(typed) {
+		return nil, typed
 	}
 	c, err := b.open(ctx, r)
 	if err != nil {
@@ -370,8 +437,26 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 	}
 	defer c.cancel()
 	defer c.world.calls.Release() // after the port has returned: a held call pends until then
+	var vs goport.ValueService
+	if typed != nil {
+		if vs, _ = c.svc.(goport.ValueService); vs == nil {
+			return nil, typed
+		}
+	}
 	c.world.calls.ArmList(c.mode, c.cancel)
-	cands, err := c.svc.ListCandidates(c.ctx, c.agent, query, limit)
+	var cands []goport.Candidate
+	if vs != nil {
+		var rawQuery, rawLimit goport.Value
+		if rawQuery, err = r.valueArg("query"); err == nil {
+			rawLimit, err = r.valueArg("limit")
+		}
+		if err != nil {
+			return nil, err
+		}
+		cands, err = vs.ListCandidatesValue(c.ctx, c.agent, rawQuery, rawLimit)
+	} else {
+		cands, err = c.svc.ListCandidates(c.ctx, c.agent, query, limit)
+	}
 	if why := c.world.inexpressible(); why != "" {
 		return nil, cannot("%s", why)
 	}
@@ -389,14 +474,32 @@ func (b *bridge) candidates(ctx context.Context, r reader) (any, error) {
 	return wire.NewObject().Set("candidates", list).Set("titleReads", anyStrings(c.world.calls.TitleReads())), nil
 }
 
+// queryLimit reads candidates' query (absent is "") and limit.
+func (r reader) queryLimit() (string, goport.Optional[goport.Int], error) {
+	query := ""
+	if v, ok := r.req.Arg("query"); ok {
+		s, isString := v.(string)
+		if !isString {
+			return "", goport.Optional[goport.Int]{}, cannot("query is %s, not a string", kind(v))
+		}
+		query = s
+	}
+	lv, ok := r.req.Arg("limit")
+	limit, err := number(lv, ok, false, "limit")
+	return query, limit, err
+}
+
 func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 	noReads := func(err error) error {
 		return &withExtra{err: err, extra: wire.NewObject().Set("reads", []any{})}
 	}
-	refs, err := r.references()
-	if err != nil {
-		return nil, err
+	// References the Go types cannot hold go to the service's PrepareValue, when it has one
+	// (goport.ValueService): the service is made first, as the seed makes it.
+	refs, typed := r.references()
+	if typed != nil && !isInexpressible(typed) {
+		return nil, typed
 	}
+	var err error
 	content, hasContent := r.req.Arg("content")
 	var raw goport.Content
 	if hasContent {
@@ -409,6 +512,12 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 		return nil, noReads(err)
 	}
 	defer c.cancel()
+	var vs goport.ValueService
+	if typed != nil {
+		if vs, _ = c.svc.(goport.ValueService); vs == nil {
+			return nil, typed
+		}
+	}
 	// The distinct sources in first-mention order: the reads a valid preparation starts, and
 	// the order the reads are reported in (a port may start them concurrently).
 	var order []string
@@ -425,7 +534,18 @@ func (b *bridge) prepare(ctx context.Context, r reader) (any, error) {
 		order = nil
 	}
 	c.world.calls.ArmReads(c.mode, c.cancel, order)
-	p, err := c.svc.Prepare(c.ctx, c.agent, raw, refs)
+	var p *goport.Prepared
+	if vs != nil {
+		// References []Reference cannot hold are not valid: a preparation of them reads
+		// nothing (order is empty).
+		var rawRefs goport.Value
+		if rawRefs, err = r.valueArg("references"); err != nil {
+			return nil, err
+		}
+		p, err = vs.PrepareValue(c.ctx, c.agent, raw, rawRefs)
+	} else {
+		p, err = c.svc.Prepare(c.ctx, c.agent, raw, refs)
+	}
 	c.world.calls.Release() // the port has returned: a call it left held pends no longer
 	// Every read a port starts concurrently reaches the store before the answer is written;
 	// an already-aborted call starts none.

@@ -156,6 +156,29 @@ func (w *world) ReadSurface(ctx context.Context, id string) (goport.Surface, err
 	return out, nil
 }
 
+// ReadSurfaceValue implements goport.ValueSurfaceReader: ReadSurface with every event as the
+// world gave it, so no shape makes the request inexpressible.
+func (w *world) ReadSurfaceValue(ctx context.Context, id string) (goport.ValueSurface, error) {
+	s, err := w.read(ctx, id)
+	if err != nil {
+		return goport.ValueSurface{}, err
+	}
+	out := goport.ValueSurface{Session: header(s.Header)}
+	if s.Surface == nil {
+		return out, nil
+	}
+	if s.Surface.CapturedThroughSeq != nil {
+		out.CapturedThroughSeq = goport.Some(*s.Surface.CapturedThroughSeq)
+	}
+	out.Events = make([]goport.Value, len(s.Surface.Events))
+	for i, ev := range s.Surface.Events {
+		if out.Events[i], err = wire.Marshal(ev); err != nil {
+			return goport.ValueSurface{}, fmt.Errorf("conformancetest: event %d: %v", i, err)
+		}
+	}
+	return out, nil
+}
+
 // event reads one surface event into the Go types. It fails for a shape they cannot carry
 // (an event that is not an object, a type that is not a string, a message or source that
 // is not an object, content that is not an array, a block that is not an object …), never

@@ -387,3 +387,52 @@ func CodeOf(err error) Code {
 	}
 	return ""
 }
+
+// Value is an argument as JavaScript passed it, when Go's types cannot hold it: its JSON text
+// (a lone surrogate as a \udXXX escape), or nil when the argument is absent (undefined).
+type Value = json.RawMessage
+
+// ValuePort is an optional interface of a Port: the escape hatch for the requests whose
+// arguments Go's types cannot hold (a session id that is a number, a label that is null, a
+// text that is absent, a config that is null or holds a string …). Without it such a request
+// never reaches the port and its check is reported not covered; with it, the kit calls the
+// method below that takes the request's arguments as Values, and only for such a request
+// (every other one goes to the typed method). A method may return an error wrapping
+// errors.ErrUnsupported: its checks are then not covered, as without the interface.
+type ValuePort interface {
+	// EncodeURIValue is EncodeURI for a session id that is not a string.
+	EncodeURIValue(sessionID Value) (string, error)
+	// DecodeURIValue is DecodeURI for a URI that is not a string.
+	DecodeURIValue(uri Value) (string, error)
+	// FormatMentionValue is FormatMention for a session id or label that is not a string.
+	FormatMentionValue(sessionID, label Value) (string, error)
+	// ParseMentionsValue is ParseMentions for a text that is not a string.
+	ParseMentionsValue(text Value) (ParsedText, error)
+	// NewServiceValue is NewService for a config Config cannot hold.
+	NewServiceValue(store SessionStore, cfg Value) (Service, error)
+}
+
+// ValueService is an optional interface of a Service: ListCandidates and Prepare for the
+// arguments Go's types cannot hold, as ValuePort is for a Port.
+type ValueService interface {
+	// ListCandidatesValue is ListCandidates for a query or limit of another type.
+	ListCandidatesValue(ctx context.Context, agent Agent, query, limit Value) ([]Candidate, error)
+	// PrepareValue is Prepare for references []Reference cannot hold.
+	PrepareValue(ctx context.Context, agent Agent, content Content, refs Value) (*Prepared, error)
+}
+
+// ValueSurfaceReader is implemented by the kit's SessionStore: ReadSurface with each event as
+// the world gave it, for a port that projects events of any shape itself (an event that is
+// not an object, content that is not an array …) where the typed Event cannot carry them. A
+// read through ReadSurface of a surface the types cannot carry makes the check not covered;
+// a read through ReadSurfaceValue never does.
+type ValueSurfaceReader interface {
+	ReadSurfaceValue(ctx context.Context, id string) (ValueSurface, error)
+}
+
+// ValueSurface is a Surface whose events are Values.
+type ValueSurface struct {
+	Session            SessionHeader
+	CapturedThroughSeq Optional[float64] // not set: null
+	Events             []Value
+}

@@ -72,11 +72,121 @@ func (Port) NewService(store goport.SessionStore, cfg goport.Config) (goport.Ser
 			o.Set(f.key, n.Raw)
 		}
 	}
-	svc, err := service.NewFromValue(Store(store), jsjson.Given(o))
+	svc, err := service.NewFromValue(ValueStore(store), jsjson.Given(o))
 	if err != nil {
 		return nil, Coded(err)
 	}
 	return srv{svc}, nil
+}
+
+// The escape hatch (goport.ValuePort, goport.ValueService): the requests whose arguments Go's
+// types cannot hold go to the reference's JavaScript forms, as the wire's do.
+
+// Arg is a goport.Value as the reference's JavaScript argument: nil is undefined.
+func Arg(v goport.Value) (jsjson.Arg, error) {
+	if v == nil {
+		return jsjson.Arg{}, nil
+	}
+	x, err := jsjson.Parse(string(v))
+	if err != nil {
+		return jsjson.Arg{}, err
+	}
+	return jsjson.Given(x), nil
+}
+
+// EncodeURIValue implements goport.ValuePort.
+func (Port) EncodeURIValue(id goport.Value) (string, error) {
+	a, err := Arg(id)
+	if err != nil {
+		return "", err
+	}
+	u, err := uri.EncodeValue(a)
+	return u, Coded(err)
+}
+
+// DecodeURIValue implements goport.ValuePort.
+func (Port) DecodeURIValue(u goport.Value) (string, error) {
+	a, err := Arg(u)
+	if err != nil {
+		return "", err
+	}
+	id, err := uri.DecodeValue(a)
+	return id, Coded(err)
+}
+
+// FormatMentionValue implements goport.ValuePort.
+func (Port) FormatMentionValue(id, label goport.Value) (string, error) {
+	a, err := Arg(id)
+	if err != nil {
+		return "", err
+	}
+	l, err := Arg(label)
+	if err != nil {
+		return "", err
+	}
+	m, err := mention.FormatValue(a, l)
+	return m, Coded(err)
+}
+
+// ParseMentionsValue implements goport.ValuePort.
+func (Port) ParseMentionsValue(text goport.Value) (goport.ParsedText, error) {
+	a, err := Arg(text)
+	if err != nil {
+		return goport.ParsedText{}, err
+	}
+	p, err := mention.ParseValue(a)
+	if err != nil {
+		return goport.ParsedText{}, Coded(err)
+	}
+	return ParsedText(p), nil
+}
+
+// NewServiceValue implements goport.ValuePort.
+func (Port) NewServiceValue(store goport.SessionStore, cfg goport.Value) (goport.Service, error) {
+	a, err := Arg(cfg)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := service.NewFromValue(ValueStore(store), a)
+	if err != nil {
+		return nil, Coded(err)
+	}
+	return srv{svc}, nil
+}
+
+// ListCandidatesValue implements goport.ValueService.
+func (s srv) ListCandidatesValue(ctx context.Context, a goport.Agent, query, limit goport.Value) ([]goport.Candidate, error) {
+	q, err := Arg(query)
+	if err != nil {
+		return nil, err
+	}
+	l, err := Arg(limit)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.s.ListCandidatesValue(ctx, Agent(a), q, l)
+	if err != nil {
+		return nil, Coded(err)
+	}
+	return Candidates(cs), nil
+}
+
+// PrepareValue implements goport.ValueService.
+func (s srv) PrepareValue(ctx context.Context, a goport.Agent, content goport.Content, refs goport.Value) (*goport.Prepared, error) {
+	c, err := Content(content)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Arg(refs)
+	if err != nil {
+		return nil, err
+	}
+	// undefined and null are alike to the reference's JavaScript form: neither is iterable.
+	p, err := s.s.PrepareValue(ctx, Agent(a), c, r.Value)
+	if err != nil {
+		return nil, Coded(err)
+	}
+	return Prepared(content, p)
 }
 
 type srv struct{ s *service.Service }
@@ -197,10 +307,22 @@ func Coded(err error) error {
 	return err
 }
 
-// Store is the Go API's session store as the reference's session-query service.
-func Store(s goport.SessionStore) sessionquery.Querier { return querier{s} }
+// Store is the Go API's session store as the reference's session-query service, its
+// surfaces read through the typed ReadSurface.
+func Store(s goport.SessionStore) sessionquery.Querier { return querier{s: s} }
 
-type querier struct{ s goport.SessionStore }
+// ValueStore is Store, its surfaces read through the store's ReadSurfaceValue when it has
+// one (goport.ValueSurfaceReader, as the kit's has): events of any shape reach the
+// reference's projection as they are.
+func ValueStore(s goport.SessionStore) sessionquery.Querier {
+	vs, _ := s.(goport.ValueSurfaceReader)
+	return querier{s: s, values: vs}
+}
+
+type querier struct {
+	s      goport.SessionStore
+	values goport.ValueSurfaceReader
+}
 
 func header(h goport.SessionHeader) sessionquery.Header {
 	return sessionquery.Header{ID: h.ID, CWD: optional(h.CWD), CreatedAt: h.CreatedAt}
@@ -231,6 +353,19 @@ func (q querier) ReadTitleSnapshots(ctx context.Context, ids []string) ([]sessio
 }
 
 func (q querier) ReadSurface(ctx context.Context, id string) (sessionquery.Surface, error) {
+	if q.values != nil {
+		s, err := q.values.ReadSurfaceValue(ctx, id)
+		if err != nil {
+			return sessionquery.Surface{}, err
+		}
+		out := sessionquery.Surface{Session: header(s.Session), CapturedThroughSeq: optional(s.CapturedThroughSeq), Events: make([]any, len(s.Events))}
+		for i, e := range s.Events {
+			if out.Events[i], err = jsjson.Parse(string(e)); err != nil {
+				return sessionquery.Surface{}, err
+			}
+		}
+		return out, nil
+	}
 	s, err := q.s.ReadSurface(ctx, id)
 	if err != nil {
 		return sessionquery.Surface{}, err
