@@ -23,8 +23,10 @@ import (
 // result (EncodeURI, FormatMention) says so by panicking with such an error.
 //
 // JavaScript can pass arguments Go's types cannot hold (a label that is a number, a
-// reference that is not an object, a null config …). Such a request never reaches the port:
-// its check is reported not covered, with what could not be expressed.
+// reference that is not an object, a null config …). Such a request never reaches the typed
+// methods: its check is reported not covered, with what could not be expressed, unless the
+// port takes the escape hatch (ValuePort, ValueService, ValueSurfaceReader), which gets such
+// arguments as JSON text.
 type Port interface {
 	// Features lists the optional features the port has (FeatureLoneSurrogates); a check
 	// that needs a feature not listed is reported not covered.
