@@ -39,6 +39,7 @@ func generated() []gfile {
 	files = append(files, cancelFiles()...)
 	files = append(files, unionFiles()...)
 	files = append(files, parserLimitFiles()...)
+	files = append(files, caseFieldFiles()...)
 	return append(files, trapFiles()...)
 }
 
