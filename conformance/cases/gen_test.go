@@ -38,6 +38,8 @@ func generated() []gfile {
 	files = append(files, strykerFiles()...)
 	files = append(files, cancelFiles()...)
 	files = append(files, unionFiles()...)
+	files = append(files, parserLimitFiles()...)
+	files = append(files, caseFieldFiles()...)
 	return append(files, trapFiles()...)
 }
 

@@ -83,6 +83,11 @@ func allMutants() []mutant {
 		knob("strings/utf16-length", "byte length as JavaScript's .length (UTF-16 code units)", knobs{utf16Length: true}),
 		knob("strings/go-numbers", "capturedThroughSeq written by strconv.FormatFloat 'g' (1e+06, 1e-07)", knobs{goNumbers: true}),
 		knob("strings/lone-surrogate-1-byte", "a lone surrogate counted as 1 byte", knobs{surrogateOne: true}),
+		knob("strings/id-case-sensitive", "the query matched against the id without lowercasing it (ids taken as opaque)", knobs{idLower: func(s string) string { return s }}),
+		knob("strings/cwd-case-sensitive", "the query matched against the cwd without lowercasing it", knobs{cwdLower: func(s string) string { return s }}),
+		knob("strings/python-lower-id-cwd", "id and cwd lowercased with Python 3.11 str.lower() (Unicode 14), titles with the contract's", knobs{idLower: caseTable("python-3.11.txt").Lower, cwdLower: caseTable("python-3.11.txt").Lower}),
+		knob("strings/ascii-lower-id-cwd", "id and cwd lowercased as ASCII (ids and paths taken as ASCII), titles with the contract's", knobs{idLower: asciiLower, cwdLower: asciiLower}),
+		knob("strings/code-points-in-id-cwd", "id and cwd searched with Python's `in` (code points): a lone surrogate needle never matches half a pair there", knobs{fieldCodePointsIn: true}),
 		// retention
 		knob("retention/drop-newest", "the newest message may be dropped", knobs{dropNewest: true}),
 		knob("retention/drop-checkpoints", "checkpoints may be dropped", knobs{dropCheckpoints: true}),

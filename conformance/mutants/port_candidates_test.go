@@ -54,6 +54,23 @@ func (s *portService) lower(x string) string {
 	return jsstring.ToLower(x)
 }
 
+// fieldLower lowercases an id or a cwd for the filter: with f, as a port that treats
+// ids and paths apart from titles does.
+func (s *portService) fieldLower(f func(string) string, x string) string {
+	if f != nil {
+		return f(x) // MUTANT: the id's or cwd's own lowercasing
+	}
+	return s.lower(x)
+}
+
+// fieldContains is the substring test on an id or a cwd.
+func (s *portService) fieldContains(h, n string) bool {
+	if s.p.k.fieldCodePointsIn {
+		return strings.Contains(h, n) // MUTANT: code points (Python's `in`), so half a pair is never found
+	}
+	return s.contains(h, n)
+}
+
 func (s *portService) contains(h, n string) bool {
 	if f := s.p.k.trap.contains; f != nil {
 		return f(h, n) // MUTANT: a language's substring test
@@ -171,7 +188,7 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 			r.label = *o.Title // MUTANT emptyTitleFallback: "" falls back to the id
 		}
 		if needle != "" {
-			if !s.contains(s.lower(r.h.ID), needle) && (r.h.CWD == nil || !s.contains(s.lower(*r.h.CWD), needle)) && !s.contains(s.lower(r.label), needle) {
+			if !s.fieldContains(s.fieldLower(s.p.k.idLower, r.h.ID), needle) && (r.h.CWD == nil || !s.fieldContains(s.fieldLower(s.p.k.cwdLower, *r.h.CWD), needle)) && !s.contains(s.lower(r.label), needle) {
 				continue
 			}
 		}

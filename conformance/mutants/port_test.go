@@ -29,6 +29,10 @@ type knobs struct {
 	surrogateOne   bool // a lone surrogate counted as 1 byte
 	goNumbers      bool // numbers in the snapshot JSON as Go's strconv 'g' (1e+06), not JavaScript's
 	utf16Length    bool // byte length as JavaScript's .length (UTF-16 code units)
+	// the candidate filter's id and cwd, apart from the label (ids taken as opaque or ASCII)
+	idLower           func(string) string // the id lowercased by this, not the contract's
+	cwdLower          func(string) string // the cwd lowercased by this, not the contract's
+	fieldCodePointsIn bool                // id and cwd searched on code points, not code units
 
 	// retention
 	dropNewest          bool // the newest message may be dropped

@@ -80,6 +80,11 @@ func (p port) decodeURI(u string) (string, error) {
 		return bad()
 	}
 	text := string(raw)
+	if f := p.k.trap.jsonLimit; f != nil {
+		if msg, hit := f(text); hit {
+			return "", &errcode.TypeError{Msg: msg} // MUTANT: the parser's limit error escapes unmapped (no contract code)
+		}
+	}
 	if p.k.trimSpaceJSON {
 		text = strings.TrimSpace(text) // MUTANT: whitespace around the JSON accepted
 	}

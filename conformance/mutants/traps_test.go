@@ -53,6 +53,7 @@ type trapKnobs struct {
 	cutReplace     bool                                    // a split character decoded as U+FFFD
 	stripAllBOMs   bool                                    // every leading BOM stripped, not one
 	utf8Unmapped   bool                                    // a strict UTF-8 decoder's error left unmapped
+	jsonLimit      func(text string) (string, bool)        // a JSON parser's own limit error, left unmapped
 	hashOrder      bool                                    // references in a hash set's order
 	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
 }
@@ -154,6 +155,8 @@ func trapMutants() []mutant {
 		trap("trap/java-new-string-utf8-cut", "Java new String(bytes, 0, n, UTF_8) at a cut: the split character becomes U+FFFD", trapKnobs{cutReplace: true}),
 		trap("trap/csharp-trimstart-bom", "C# TrimStart('\\uFEFF') on each decoded piece: every leading BOM dropped", trapKnobs{stripAllBOMs: true}),
 		trap("trap/python-bytes-decode-unmapped", "Python payload.decode('utf-8') with its UnicodeDecodeError not mapped to INVALID_REFERENCE", trapKnobs{utf8Unmapped: true}),
+		trap("trap/python-json-loads-recursion", "Python json.loads under except ValueError: a payload nested beyond the recursion limit raises RecursionError, unmapped", trapKnobs{jsonLimit: pythonRecursion}),
+		trap("trap/python-json-loads-int-digits", "Python json.loads under except json.JSONDecodeError: an integer of over 4,300 digits raises ValueError, unmapped", trapKnobs{jsonLimit: pythonJSONDecodeErrorOnly}),
 		trap("trap/swift-string-contains", "Swift String.contains: matches whole grapheme clusters under canonical equivalence", trapKnobs{contains: graphemeContains}),
 		trap("trap/swift-string-equality", "Swift ==: canonically equivalent ids and cwds are equal", trapKnobs{canonicalEqual: true}),
 		trap("trap/csharp-culture-indexof", "C# title.IndexOf(query) (culture-sensitive): ignorable characters skipped", trapKnobs{contains: cultureContains}),
