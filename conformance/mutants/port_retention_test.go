@@ -45,6 +45,9 @@ type retainedItem struct {
 func (s *portService) retain(surf sessionquery.Surface, label string, items []retention.Item) (retention.Data, retention.Stats, bool) {
 	k := s.p.k
 	maxBytes := s.cfg.MaxReferenceBytes
+	if k.trap.narrowBudget {
+		maxBytes = wrapInt32(maxBytes) // MUTANT: an int budget
+	}
 	retained := make([]retainedItem, len(items))
 	for i, it := range items {
 		t := jsstring.Normalize(it.Text)
