@@ -19,13 +19,24 @@ import (
 // own, rejects a reference as a self reference, collapses two references into one, or ranks
 // a session "same directory" that is elsewhere.
 //
+// Newest by value: retention never drops the newest message, which the seed finds by
+// position. A port that asks "is this the newest?" with value equality (C# records'
+// ==, a Go struct's ==, a Python dataclass's ==) also keeps every older message equal to it
+// in role and text, and drops another one instead, or none.
+//
+// Case-insensitive mention pattern: the seed's regular expression has no i flag, so only
+// "dsh-session:" in lowercase starts a mention, and the payload class is ASCII letters,
+// digits, "-" and "_". A port that compiles it ignoring case (RegexOptions.IgnoreCase,
+// re.I, (?i)) parses "DSH-SESSION:ImEi" as a bare URI, and with Unicode case folding takes
+// K (U+212A KELVIN SIGN), ſ (U+017F), İ and ı into the payload.
+//
 // Width: the configured candidateLimit and maxReferenceBytes are any positive safe integer
 // (SR-CONF-5), and the config op echoes them, but a port may narrow them where it uses them
 // (C#'s Enumerable.Take(int) and Encoding.GetByteCount's int, Java's int sizes): 2^31 wraps
 // to a negative int32, 2^32 + k to k.
 
 func identityFiles() []gfile {
-	return []gfile{identityCandidates(), identityPrepare(), widthCandidates(), widthPrepare()}
+	return []gfile{identityCandidates(), identityPrepare(), widthCandidates(), widthPrepare(), mentionCase()}
 }
 
 // identityCwds are directories that a path-aware or case-insensitive comparison takes for
@@ -93,6 +104,33 @@ func identityPrepare() gfile {
 		prep("ids-differing-in-case-are-two-sources", "SR-PREP-3", agent("me"), refs(refL("a", "first"), refL("A", "second"))),
 		// Four ids that fold to two: a case-insensitive dedup keeps two and passes the count.
 		prep("ids-differing-in-case-count-apart", "SR-PREP-4", agent("x"), refs(ref("a"), ref("A"), ref("me"), ref("ME"))),
+		newestByValue("oldest-equal-to-newest-is-dropped",
+			// Room for the last two: the oldest, equal to the newest, is the one dropped.
+			fixedSize("s", "s", "assistant", "user")+len("other")+len("same"), userMsg("same"), asstMsg("other"), userMsg("same")),
+		newestByValue("older-twin-of-newest-is-dropped",
+			fixedSize("s", "s", "user")+len("dup"), userMsg("dup"), userMsg("dup")),
+		newestByValue("twins-before-newest-dropped-in-order",
+			fixedSize("s", "s", "user", "assistant")+len("dup")+len("end"), userMsg("dup"), userMsg("dup"), asstMsg("end"), userMsg("dup"), asstMsg("end")),
+	}}
+}
+
+// newestByValue is a prepare of one source whose surface holds ev, in a budget of budget bytes.
+func newestByValue(name string, budget int, ev ...*wire.Object) gcase {
+	return c(name, "SR-RET-2 SR-RET-3", o("world", world(sess("s", events(ev...))), "agent", agent("me"), "content", "x",
+		"references", refs(ref("s")), "config", o("maxReferenceBytes", budget))).trap("TRAP-ORDER-NEWEST-BY-VALUE")
+}
+
+func mentionCase() gfile {
+	p := func(name, reqs, text string) gcase {
+		return c(name, reqs, o("text", text)).trap("TRAP-RE-IGNORECASE")
+	}
+	return gfile{"traps-mention-case.yaml", protocol.OpMentionParse, []gcase{
+		p("scheme-uppercase-bare-is-text", "SR-MENTION-6 SR-MENTION-9", "see DSH-SESSION:ImEi"),
+		p("scheme-mixed-case-bare-is-text", "SR-MENTION-6 SR-MENTION-9", "Dsh-Session:ImEi and dsh-SESSION:ImEi"),
+		p("scheme-uppercase-markdown-is-text", "SR-MENTION-3 SR-MENTION-9", "@[x](DSH-SESSION:ImEi)"),
+		p("scheme-title-case-markdown-then-bare", "SR-MENTION-3 SR-MENTION-6", "@[x](Dsh-session:ImEi) dsh-session:ImEi"),
+		p("kelvin-sign-ends-bare-payload", "SR-MENTION-6", "dsh-session:ImEi\u212a"),
+		// U+017F, U+0130 and U+0131 are traps-mention's bare-payload-ends-before-… cases.
 	}}
 }
 

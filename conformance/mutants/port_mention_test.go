@@ -28,7 +28,7 @@ func (p port) formatMention(id, label string) string {
 // parseMentions is the seed's parseSessionReferenceText, ported as a hand-written matcher of
 // its regular expression (a copy of package mention's).
 func (p port) parseMentions(text string) (mention.Parsed, error) {
-	if !strings.Contains(text, uri.Scheme) {
+	if !strings.Contains(text, uri.Scheme) && !p.k.trap.foldScheme {
 		return mention.Parsed{Text: jsstring.Normalize(text)}, nil
 	}
 	u := jsstring.UTF16(text)
@@ -86,6 +86,26 @@ func (p port) parseMentions(text string) (mention.Parsed, error) {
 	}
 	out = append(out, u[last:]...)
 	return mention.Parsed{Text: jsstring.FromUTF16(out), References: refs}, nil
+}
+
+// hasScheme reports whether u holds "dsh-session:" at i.
+func (p port) hasScheme(u []uint16, i int) bool {
+	if !p.k.trap.foldScheme {
+		return hasPrefix(u, i, uri.Scheme)
+	}
+	if len(u)-i < len(uri.Scheme) {
+		return false
+	}
+	for k := 0; k < len(uri.Scheme); k++ {
+		c := u[i+k]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A' // MUTANT: a case-insensitive pattern
+		}
+		if c != uint16(uri.Scheme[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasPrefix(u []uint16, i int, p string) bool {
@@ -147,7 +167,7 @@ func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint1
 		j++
 	}
 	labelEnd := j
-	if !hasPrefix(u, j, "](") || !hasPrefix(u, j+2, uri.Scheme) {
+	if !hasPrefix(u, j, "](") || !p.hasScheme(u, j+2) {
 		return 0, nil, nil, false
 	}
 	k := j + 2 + len(uri.Scheme)
@@ -169,7 +189,7 @@ func isWordUnit(c uint16) bool {
 }
 
 func (p port) matchBare(u []uint16, i int) (int, bool) {
-	if !hasPrefix(u, i, uri.Scheme) {
+	if !p.hasScheme(u, i) {
 		return 0, false
 	}
 	if p.k.bareWordBoundary && i > 0 && isWordUnit(u[i-1]) {

@@ -77,7 +77,11 @@ func (s *portService) retain(surf sessionquery.Surface, label string, items []re
 		newest := len(retained) - 1
 		drop := -1
 		for i, r := range retained {
-			if (!r.checkpoint || k.dropCheckpoints) && (i != newest || k.dropNewest) {
+			isNewest := i == newest
+			if k.trap.newestByValue {
+				isNewest = r == retained[newest] // MUTANT: value equality (a C# record, a Go struct, a Python dataclass)
+			}
+			if (!r.checkpoint || k.dropCheckpoints) && (!isNewest || k.dropNewest) {
 				drop = i
 				break
 			}

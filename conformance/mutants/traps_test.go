@@ -60,6 +60,8 @@ type trapKnobs struct {
 	pathCWD        func(string) string                     // cwds compared as normalized paths
 	narrowLimit    bool                                    // the configured candidateLimit narrowed to int32 where used
 	narrowBudget   bool                                    // the configured maxReferenceBytes narrowed to int32 where used
+	foldScheme     bool                                    // the mention pattern's "dsh-session:" matched ignoring case
+	newestByValue  bool                                    // "not the newest" decided by value equality, not position
 }
 
 // cwd is the header's cwd as the port sees it.
@@ -216,6 +218,10 @@ func trapMutants() []mutant {
 		trap("trap/csharp-cwd-windows-full-path", "C# Path.GetFullPath and OrdinalIgnoreCase on a Windows host: \".\", \"..\", separators and case normalized", trapKnobs{pathCWD: windowsPath}),
 		trap("trap/csharp-int32-configured-limit", "C# Take((int)config.CandidateLimit): the configured limit wrapped to int32 (2^31 negative, 2^32+1 one)", trapKnobs{narrowLimit: true}),
 		trap("trap/csharp-int32-configured-budget", "C# an int budget from (int)config.MaxReferenceBytes: 2^31 negative, 2^32+k as k", trapKnobs{narrowBudget: true}),
+		trap("trap/csharp-regex-ignorecase", "C# new Regex(mentionPattern, RegexOptions.IgnoreCase) (Mono 6.8, invariant culture): the scheme in any case", trapKnobs{foldScheme: true}),
+		trap("trap/python-re-ignorecase", "Python re.compile(mentionPattern, re.I): the scheme in any case, K (U+212A), ſ, İ and ı payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f || r == 0x130 || r == 0x131 }}),
+		trap("trap/go-regexp-fold", "Go regexp (?i) on the mention pattern: the scheme in any case, K (U+212A) and ſ payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f }}),
+		trap("trap/csharp-record-equality-newest", "C# retained.Where(m => m != retained.Last()) over records: a message equal in role and text to the newest is never dropped", trapKnobs{newestByValue: true}),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
