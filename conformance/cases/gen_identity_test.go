@@ -131,6 +131,13 @@ func mentionCase() gfile {
 		p("scheme-title-case-markdown-then-bare", "SR-MENTION-3 SR-MENTION-6", "@[x](Dsh-session:ImEi) dsh-session:ImEi"),
 		p("kelvin-sign-ends-bare-payload", "SR-MENTION-6", "dsh-session:ImEi\u212a"),
 		// U+017F, U+0130 and U+0131 are traps-mention's bare-payload-ends-before-… cases.
+		// A hand-written scanner that finds the scheme or "@[" with .NET's culture-sensitive
+		// IndexOf(string) or StartsWith(string) (ICU, .NET 5+) skips the characters ICU
+		// collation ignores: a soft hyphen or a ZWJ inside them still "matches".
+		c("soft-hyphens-inside-scheme-are-text", "SR-MENTION-6 SR-MENTION-9", o("text", "dsh-\u00ad\u00adsession:ImEi")).trap("TRAP-STR-EQUALITY"),
+		c("zwj-before-scheme-colon-is-text", "SR-MENTION-6 SR-MENTION-9", o("text", "see dsh-session\u200d:ImEi")).trap("TRAP-STR-EQUALITY"),
+		c("soft-hyphen-inside-at-bracket", "SR-MENTION-3 SR-MENTION-8", o("text", "@\u00ad[x](dsh-session:ImEi)")).trap("TRAP-STR-EQUALITY"),
+		c("zwj-between-bracket-and-paren", "SR-MENTION-3 SR-MENTION-8", o("text", "@[x]\u200d(dsh-session:ImEi)")).trap("TRAP-STR-EQUALITY"),
 	}}
 }
 

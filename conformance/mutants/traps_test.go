@@ -61,6 +61,7 @@ type trapKnobs struct {
 	narrowLimit    bool                                    // the configured candidateLimit narrowed to int32 where used
 	narrowBudget   bool                                    // the configured maxReferenceBytes narrowed to int32 where used
 	foldScheme     bool                                    // the mention pattern's "dsh-session:" matched ignoring case
+	ignorableScan  bool                                    // the scheme found by a culture-sensitive search (ICU ignorables skipped)
 	newestByValue  bool                                    // "not the newest" decided by value equality, not position
 }
 
@@ -221,6 +222,7 @@ func trapMutants() []mutant {
 		trap("trap/csharp-regex-ignorecase", "C# new Regex(mentionPattern, RegexOptions.IgnoreCase) (Mono 6.8, invariant culture): the scheme in any case", trapKnobs{foldScheme: true}),
 		trap("trap/python-re-ignorecase", "Python re.compile(mentionPattern, re.I): the scheme in any case, K (U+212A), ſ, İ and ı payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f || r == 0x130 || r == 0x131 }}),
 		trap("trap/go-regexp-fold", "Go regexp (?i) on the mention pattern: the scheme in any case, K (U+212A) and ſ payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f }}),
+		trap("trap/csharp-culture-indexof-scheme", "C# text.IndexOf(\"dsh-session:\", i) (culture-sensitive, ICU) in a hand-written scanner: soft hyphens and ZWJs inside the scheme ignored", trapKnobs{ignorableScan: true}),
 		trap("trap/csharp-record-equality-newest", "C# retained.Where(m => m != retained.Last()) over records: a message equal in role and text to the newest is never dropped", trapKnobs{newestByValue: true}),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
