@@ -36,10 +36,20 @@ func stray(line []byte) bool {
 	return !bytes.Contains(t, []byte(`"id"`)) && t[len(t)-1] == '}'
 }
 
+// BOMRule is what a stray line that is an answer behind a UTF-8 byte order mark breaks: .NET's
+// Encoding.UTF8 (a StreamWriter over stdout given it, or Console.OutputEncoding set to it on
+// .NET Framework) writes EF BB BF before the first line, which no JSON reader takes for a
+// space, so the adapter's hello answer reads as a log line.
+const BOMRule = "protocol lines are UTF-8 without a byte order mark; in .NET write stdout with new UTF8Encoding(false), not Encoding.UTF8"
+
 // strayReason is the one-line reason for a stray stdout line: the line quoted (escaped,
 // clipped) and the rule it breaks.
 func strayReason(line []byte) string {
-	return fmt.Sprintf("wrote a line to stdout that is not a protocol line: %s (%s)", quoteLine(line, 200), StdoutRule)
+	rule := StdoutRule
+	if rest, ok := bytes.CutPrefix(line, []byte("\xef\xbb\xbf")); ok && !stray(rest) {
+		rule = BOMRule
+	}
+	return fmt.Sprintf("wrote a line to stdout that is not a protocol line: %s (%s)", quoteLine(line, 200), rule)
 }
 
 // quoteLine quotes an adapter's line for a one-line message: at most n bytes of it, as a Go

@@ -1,6 +1,9 @@
 package adapter
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestStray(t *testing.T) {
 	for line, want := range map[string]bool{
@@ -15,6 +18,24 @@ func TestStray(t *testing.T) {
 		if got := stray([]byte(line)); got != want {
 			t.Errorf("stray(%q) = %v, want %v", line, got, want)
 		}
+	}
+}
+
+// An answer behind a UTF-8 byte order mark (.NET's Encoding.UTF8 on stdout) is stray, and
+// its reason names the mark, not logging.
+func TestStrayReasonNamesABOM(t *testing.T) {
+	bom := "\ufeff" + `{"id":1,"ok":true,"result":{"protocol":1}}`
+	if !stray([]byte(bom)) {
+		t.Fatalf("stray(%q) = false, want true", bom)
+	}
+	if got := strayReason([]byte(bom)); !strings.Contains(got, BOMRule) || !strings.Contains(got, `"\ufeff{`) {
+		t.Errorf("strayReason(%q) = %q, want the BOM rule and the mark shown", bom, got)
+	}
+	if got := strayReason([]byte("\ufeffadapter ready")); !strings.Contains(got, StdoutRule) {
+		t.Errorf("a log line behind a BOM: %q, want the stdout rule", got)
+	}
+	if got := strayReason([]byte("adapter ready")); !strings.Contains(got, StdoutRule) {
+		t.Errorf("a log line: %q, want the stdout rule", got)
 	}
 }
 

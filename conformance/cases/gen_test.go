@@ -40,6 +40,7 @@ func generated() []gfile {
 	files = append(files, unionFiles()...)
 	files = append(files, parserLimitFiles()...)
 	files = append(files, caseFieldFiles()...)
+	files = append(files, identityFiles()...)
 	return append(files, trapFiles()...)
 }
 

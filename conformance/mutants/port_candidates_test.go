@@ -90,7 +90,7 @@ func (s *portService) contains(h, n string) bool {
 func (s *portService) rank(c, target *string) int {
 	c, target = s.p.k.trap.cwd(c), s.p.k.trap.cwd(target)
 	switch {
-	case c != nil && target != nil && s.p.k.trap.equal(*c, *target):
+	case c != nil && target != nil && s.p.k.trap.cwdEqual(*c, *target):
 		return 0
 	case c == nil:
 		if s.p.k.cwdlessLast {
@@ -104,6 +104,9 @@ func (s *portService) rank(c, target *string) int {
 // listCandidates is the seed's listCandidates, ported.
 func (s *portService) listCandidates(ctx context.Context, agent service.Agent, query string, limit int) ([]service.Candidate, error) {
 	lim := s.cfg.CandidateLimit
+	if s.p.k.trap.narrowLimit {
+		lim = max(wrapInt32(lim), 0) // MUTANT: (int) of the configured limit; Take(negative) takes none
+	}
 	checkLimit := func() error {
 		if limit < 0 {
 			return errcode.New(errcode.InvalidReference, "candidate limit must be a positive safe integer")
@@ -143,7 +146,7 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 	}
 	var records []rec
 	for _, r := range listed {
-		if !s.p.k.trap.equal(r.Header.ID, agent.ID) {
+		if !s.p.k.trap.idEqual(r.Header.ID, agent.ID) {
 			records = append(records, rec{h: r.Header, index: len(records)})
 		}
 	}

@@ -28,7 +28,7 @@ func (p port) formatMention(id, label string) string {
 // parseMentions is the seed's parseSessionReferenceText, ported as a hand-written matcher of
 // its regular expression (a copy of package mention's).
 func (p port) parseMentions(text string) (mention.Parsed, error) {
-	if !strings.Contains(text, uri.Scheme) {
+	if !strings.Contains(text, uri.Scheme) && !p.k.trap.foldScheme && !p.k.trap.ignorableScan {
 		return mention.Parsed{Text: jsstring.Normalize(text)}, nil
 	}
 	u := jsstring.UTF16(text)
@@ -88,6 +88,55 @@ func (p port) parseMentions(text string) (mention.Parsed, error) {
 	return mention.Parsed{Text: jsstring.FromUTF16(out), References: refs}, nil
 }
 
+// hasScheme reports whether u holds "dsh-session:" at i.
+func (p port) hasScheme(u []uint16, i int) bool {
+	if p.k.trap.ignorableScan {
+		return p.prefix(u, i, uri.Scheme)
+	}
+	if !p.k.trap.foldScheme {
+		return hasPrefix(u, i, uri.Scheme)
+	}
+	if len(u)-i < len(uri.Scheme) {
+		return false
+	}
+	for k := 0; k < len(uri.Scheme); k++ {
+		c := u[i+k]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A' // MUTANT: a case-insensitive pattern
+		}
+		if c != uint16(uri.Scheme[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefix reports whether u holds s at i: code unit for code unit, or, for the
+// ignorableScan mutant, as a culture-sensitive StartsWith does.
+func (p port) prefix(u []uint16, i int, s string) bool {
+	if !p.k.trap.ignorableScan {
+		return hasPrefix(u, i, s)
+	}
+	// MUTANT: ICU collation ignores U+00AD, ZWJ and their kin inside the match; the scanner
+	// then steps len(s) code units, off by the ones it skipped.
+	k := i
+	for j := 0; j < len(s); j++ {
+		for j > 0 && k < len(u) && icuIgnorable(u[k]) {
+			k++
+		}
+		if k >= len(u) || u[k] != uint16(s[j]) {
+			return false
+		}
+		k++
+	}
+	return true
+}
+
+// icuIgnorable are code units ICU's root collation gives no weight (a few of them).
+func icuIgnorable(c uint16) bool {
+	return c == 0 || c == 0xad || c >= 0x200b && c <= 0x200d || c == 0x2060 || c == 0xfeff
+}
+
 func hasPrefix(u []uint16, i int, p string) bool {
 	if len(u)-i < len(p) {
 		return false
@@ -121,7 +170,7 @@ func (p port) isSpace(r rune) bool {
 }
 
 func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint16, ok bool) {
-	if !hasPrefix(u, i, "@[") {
+	if !p.prefix(u, i, "@[") {
 		return 0, nil, nil, false
 	}
 	j := i + 2
@@ -147,7 +196,7 @@ func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint1
 		j++
 	}
 	labelEnd := j
-	if !hasPrefix(u, j, "](") || !hasPrefix(u, j+2, uri.Scheme) {
+	if !p.prefix(u, j, "](") || !p.hasScheme(u, j+2) {
 		return 0, nil, nil, false
 	}
 	k := j + 2 + len(uri.Scheme)
@@ -169,7 +218,7 @@ func isWordUnit(c uint16) bool {
 }
 
 func (p port) matchBare(u []uint16, i int) (int, bool) {
-	if !hasPrefix(u, i, uri.Scheme) {
+	if !p.hasScheme(u, i) {
 		return 0, false
 	}
 	if p.k.bareWordBoundary && i > 0 && isWordUnit(u[i-1]) {

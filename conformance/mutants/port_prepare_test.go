@@ -26,7 +26,7 @@ func (s *portService) normalize(agentID string, refs []service.Input) ([]service
 	index := map[string]int{}
 	var out []service.Normalized
 	for _, r := range refs {
-		if s.p.k.trap.equal(r.SessionID, agentID) && !s.p.k.selfAfterCount {
+		if s.p.k.trap.idEqual(r.SessionID, agentID) && !s.p.k.selfAfterCount {
 			return nil, self()
 		}
 		label := r.SessionID
@@ -36,6 +36,9 @@ func (s *portService) normalize(agentID string, refs []service.Input) ([]service
 		key := r.SessionID
 		if s.p.k.trap.canonicalEqual {
 			key = nfc(key) // MUTANT: canonically equivalent ids are one
+		}
+		if s.p.k.trap.foldIDs {
+			key = foldKey(key) // MUTANT: ids that differ in case are one
 		}
 		if i, ok := index[key]; ok {
 			if s.p.k.dedupLast {

@@ -45,6 +45,9 @@ type retainedItem struct {
 func (s *portService) retain(surf sessionquery.Surface, label string, items []retention.Item) (retention.Data, retention.Stats, bool) {
 	k := s.p.k
 	maxBytes := s.cfg.MaxReferenceBytes
+	if k.trap.narrowBudget {
+		maxBytes = wrapInt32(maxBytes) // MUTANT: an int budget
+	}
 	retained := make([]retainedItem, len(items))
 	for i, it := range items {
 		t := jsstring.Normalize(it.Text)
@@ -74,7 +77,11 @@ func (s *portService) retain(surf sessionquery.Surface, label string, items []re
 		newest := len(retained) - 1
 		drop := -1
 		for i, r := range retained {
-			if (!r.checkpoint || k.dropCheckpoints) && (i != newest || k.dropNewest) {
+			isNewest := i == newest
+			if k.trap.newestByValue {
+				isNewest = r == retained[newest] // MUTANT: value equality (a C# record, a Go struct, a Python dataclass)
+			}
+			if (!r.checkpoint || k.dropCheckpoints) && (!isNewest || k.dropNewest) {
 				drop = i
 				break
 			}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,13 @@ type trapKnobs struct {
 	jsonLimit      func(text string) (string, bool)        // a JSON parser's own limit error, left unmapped
 	hashOrder      bool                                    // references in a hash set's order
 	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
+	foldIDs        bool                                    // ids compared ignoring case (self checks, dedup)
+	pathCWD        func(string) string                     // cwds compared as normalized paths
+	narrowLimit    bool                                    // the configured candidateLimit narrowed to int32 where used
+	narrowBudget   bool                                    // the configured maxReferenceBytes narrowed to int32 where used
+	foldScheme     bool                                    // the mention pattern's "dsh-session:" matched ignoring case
+	ignorableScan  bool                                    // the scheme found by a culture-sensitive search (ICU ignorables skipped)
+	newestByValue  bool                                    // "not the newest" decided by value equality, not position
 }
 
 // cwd is the header's cwd as the port sees it.
@@ -71,6 +79,39 @@ func (t trapKnobs) equal(a, b string) bool {
 		return nfc(a) == nfc(b)
 	}
 	return a == b
+}
+
+// idEqual is the agent's id against a session's or a reference's (===).
+func (t trapKnobs) idEqual(a, b string) bool {
+	if t.foldIDs {
+		return foldKey(a) == foldKey(b) // MUTANT: StringComparer.OrdinalIgnoreCase
+	}
+	return t.equal(a, b)
+}
+
+// cwdEqual is a session's cwd against the agent's (===).
+func (t trapKnobs) cwdEqual(a, b string) bool {
+	if t.pathCWD != nil {
+		return t.pathCWD(a) == t.pathCWD(b) // MUTANT: cwds compared as paths
+	}
+	return t.equal(a, b)
+}
+
+// foldKey is .NET's OrdinalIgnoreCase key: the simple uppercase mapping of each code unit
+// (Go's per-rune mapping stands in; the cases differ in ASCII).
+func foldKey(s string) string { return strings.ToUpper(s) }
+
+// wrapInt32 is C#'s unchecked (int) of a long, or Java's (int) of a long: the low 32 bits.
+func wrapInt32(n int) int { return int(int32(n)) }
+
+// windowsPath is a Windows host's comparison of two directories: Path.GetFullPath (". and
+// ".." resolved, "/" as "\", a trailing separator trimmed), then OrdinalIgnoreCase.
+func windowsPath(s string) string {
+	s = strings.ReplaceAll(s, "\\", "/")
+	if c := path.Clean(s); c != "." {
+		s = c
+	}
+	return strings.ToUpper(strings.TrimRight(s, " "))
 }
 
 func nfc(s string) string {
@@ -170,6 +211,22 @@ func trapMutants() []mutant {
 		wireTrap("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
 		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
+		trap("trap/csharp-ids-ordinal-ignore-case", "C# HashSet<string>(StringComparer.OrdinalIgnoreCase) and OrdinalIgnoreCase self checks: ids that differ in case are one", trapKnobs{foldIDs: true}),
+		trap("trap/csharp-cwd-ordinal-ignore-case", "C# string.Equals(cwd, agentCwd, StringComparison.OrdinalIgnoreCase): directories that differ in case are one", trapKnobs{pathCWD: strings.ToUpper}),
+		trap("trap/csharp-cwd-trim-ending-separator", "C# Path.TrimEndingDirectorySeparator on both cwds: \"/repo/\" is \"/repo\"", trapKnobs{pathCWD: func(s string) string {
+			if len(s) > 1 {
+				return strings.TrimRight(s, "/\\")
+			}
+			return s
+		}}),
+		trap("trap/csharp-cwd-windows-full-path", "C# Path.GetFullPath and OrdinalIgnoreCase on a Windows host: \".\", \"..\", separators and case normalized", trapKnobs{pathCWD: windowsPath}),
+		trap("trap/csharp-int32-configured-limit", "C# Take((int)config.CandidateLimit): the configured limit wrapped to int32 (2^31 negative, 2^32+1 one)", trapKnobs{narrowLimit: true}),
+		trap("trap/csharp-int32-configured-budget", "C# an int budget from (int)config.MaxReferenceBytes: 2^31 negative, 2^32+k as k", trapKnobs{narrowBudget: true}),
+		trap("trap/csharp-regex-ignorecase", "C# new Regex(mentionPattern, RegexOptions.IgnoreCase) (Mono 6.8, invariant culture): the scheme in any case", trapKnobs{foldScheme: true}),
+		trap("trap/python-re-ignorecase", "Python re.compile(mentionPattern, re.I): the scheme in any case, K (U+212A), ſ, İ and ı payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f || r == 0x130 || r == 0x131 }}),
+		trap("trap/go-regexp-fold", "Go regexp (?i) on the mention pattern: the scheme in any case, K (U+212A) and ſ payload letters", trapKnobs{foldScheme: true, payload: func(r rune) bool { return r == 0x212a || r == 0x17f }}),
+		trap("trap/csharp-culture-indexof-scheme", "C# text.IndexOf(\"dsh-session:\", i) (culture-sensitive, ICU) in a hand-written scanner: soft hyphens and ZWJs inside the scheme ignored", trapKnobs{ignorableScan: true}),
+		trap("trap/csharp-record-equality-newest", "C# retained.Where(m => m != retained.Last()) over records: a message equal in role and text to the newest is never dropped", trapKnobs{newestByValue: true}),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
