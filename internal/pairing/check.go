@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -86,10 +85,8 @@ type Pair struct {
 	// README pair.
 	Set string `json:"set,omitempty"`
 
-	folder string   // repository-relative folder
-	record *Record  // nil unless the record parsed
-	set    *pairSet // the configured set, for a set's document
-	doc    string   // the document's key within its set
+	record *Record // nil unless the record parsed
+	doc    string  // the document's key within its set
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -122,36 +119,6 @@ func join(folder, name string) string {
 		return name
 	}
 	return path.Join(folder, name)
-}
-
-// CheckFolder returns the verdicts for the repository-relative folder: one for its
-// record, if any, and one for translations beside README.md that no record names.
-// A malformed or unreadable record hides the second: what it names is unknown.
-func (r *Repo) CheckFolder(folder string) []Pair {
-	recRel := join(folder, RecordName)
-	var out []Pair
-	named := map[string]bool{}
-	recAbs := r.Abs(recRel)
-	_, lerr := os.Lstat(recAbs)
-	hasRecord := lerr == nil
-	if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
-		return []Pair{{Status: Unreadable, Record: recRel, folder: folder,
-			Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(lerr))}}
-	}
-	if hasRecord {
-		p := r.checkRecord(folder, recRel)
-		out = append(out, p)
-		if p.record == nil {
-			return out
-		}
-		for _, e := range p.record.Entries {
-			named[e.Name] = true
-		}
-	}
-	if u, ok := r.unrecorded(folder, named, hasRecord); ok {
-		out = append(out, u)
-	}
-	return out
 }
 
 // readRecord reads a record after checking that it, through any symbolic links,
@@ -187,18 +154,6 @@ func (r *Repo) resolve(rel string) (string, error) {
 	return real, nil
 }
 
-func (r *Repo) checkRecord(folder, recRel string) Pair {
-	p := Pair{Record: recRel, folder: folder}
-	if r.loadRecord(&p, false) {
-		var sides []recorded
-		for _, e := range p.record.Entries {
-			sides = append(sides, recorded{join(folder, e.Name), e.Hash})
-		}
-		r.judge(&p, sides)
-	}
-	return p
-}
-
 // loadRecord reads and parses p's record into p.record (a set's record, whose
 // keys are paths, with paths). When it cannot, p becomes the record's
 // Unreadable or Malformed verdict and loadRecord returns false.
@@ -227,8 +182,7 @@ func (r *Repo) loadRecord(p *Pair, paths bool) bool {
 type recorded struct{ path, hash string }
 
 // judge hashes each recorded side and gives the pair its sides, status and
-// message. For a changed side it adds what changed since the confirmed blob,
-// when the repository holds that blob.
+// message.
 func (r *Repo) judge(p *Pair, sides []recorded) {
 	recRel := p.Record
 	var changed, missing, unreadable []string
@@ -257,12 +211,6 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 			s.Conversion = r.conversion(s.Path, s.Current)
 		}
 		p.Sides = append(p.Sides, s)
-	}
-	for i := range p.Sides {
-		if s := &p.Sides[i]; s.State == SideChanged && !r.noDiff {
-			c := r.changesSince(s.Path, s.Recorded)
-			s.Changes = &c
-		}
 	}
 	writeHint := r.fixCommand(p.Sides[0].Path)
 	switch {
@@ -297,6 +245,17 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		}
 		p.Message = fmt.Sprintf("%s %schanged since confirmation; re-confirm they match, then re-record with: %s",
 			list(changed), adverb, writeHint)
+	}
+}
+
+// addChanges says, for each changed side, what changed since the confirmed
+// blob, when the repository holds that blob.
+func (r *Repo) addChanges(p *Pair) {
+	for i := range p.Sides {
+		if s := &p.Sides[i]; s.State == SideChanged {
+			c := r.changesSince(s.Path, s.Recorded)
+			s.Changes = &c
+		}
 	}
 }
 
@@ -415,52 +374,6 @@ type Conversion struct {
 	// Attributes are the settings that shape the blob, as `git check-attr`
 	// and `git config core.autocrlf` give them.
 	Attributes map[string]string `json:"attributes,omitempty"`
-}
-
-// unrecorded finds README.<lang>.md files beside README.md that no record names.
-func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) (Pair, bool) {
-	entries, err := os.ReadDir(r.Abs(folder))
-	if err != nil {
-		return Pair{}, false
-	}
-	hasBase := false
-	var extra []string
-	for _, e := range entries {
-		switch {
-		case e.Name() == BaseName:
-			hasBase = true
-		case IsTranslationName(e.Name()) && !named[e.Name()] && !r.covered(join(folder, e.Name())):
-			extra = append(extra, e.Name())
-		}
-	}
-	if !hasBase || len(extra) == 0 {
-		return Pair{}, false
-	}
-	sort.Strings(extra)
-	recRel := join(folder, RecordName)
-	p := Pair{Status: Unrecorded, Record: recRel, folder: folder}
-	names := extra
-	if !named[BaseName] {
-		names = append([]string{BaseName}, extra...)
-	}
-	var paths []string
-	for _, n := range names {
-		p.Sides = append(p.Sides, r.unrecordedSide(join(folder, n)))
-	}
-	for _, n := range extra {
-		paths = append(paths, QuotePath(join(folder, n)))
-	}
-	base := QuotePath(join(folder, BaseName))
-	first := join(folder, extra[0])
-	if hasRecord {
-		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
-			list(paths), pronoun(paths, "is", "are"), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
-			pronoun(paths, "it", "them"), r.fixCommand(first))
-	} else {
-		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: %s",
-			list(paths), pronoun(paths, "is", "are"), base, QuotePath(recRel), r.fixCommand(first))
-	}
-	return p, true
 }
 
 // unrecordedSide is a side no record names yet, with its hash now.

@@ -2,12 +2,16 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,7 +40,9 @@ import (
 // in the same order, so each document's path in one language names it in all.
 const ConfigName = ".translation-pairing.yaml"
 
-// pairSet is one configured set.
+// pairSet is what one record holds: a configured set, or (readme) the README
+// pair of one folder, whose record sits beside it and names files of that
+// folder by their bare names.
 type pairSet struct {
 	Name      string
 	Record    string // repository-relative path of the set's record
@@ -44,6 +50,7 @@ type pairSet struct {
 	langs     []setLang
 	exclude   []setLang
 	line      int
+	readme    bool
 }
 
 type setLang struct {
@@ -283,8 +290,16 @@ type setDoc struct {
 }
 
 // classify returns the language and document key of rel in s, if it is one of
-// the set's documents.
+// the set's documents. A README folder has one document: its README.md (tag "")
+// and the README.<lang>.md beside it (tagged by name).
 func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
+	if s.readme {
+		dir, name := path.Split(rel)
+		if path.Clean(dir) != s.recordDir || name != BaseName && !IsTranslationName(name) {
+			return "", "", false
+		}
+		return strings.TrimPrefix(name, BaseName), "", true
+	}
 	if rel == s.Record || rel == ConfigName {
 		return "", "", false
 	}
@@ -306,34 +321,45 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 	return tag, key, ok
 }
 
-// checkSets returns the verdicts of every configured set: one per recorded
-// document, one per document with two or more languages and no record entry,
-// one for a set record that cannot be used, and one for a config that cannot.
-func (r *Repo) checkSets(files []string) []Pair {
-	c := r.pairingConfig()
-	if c.err != nil {
-		p := Pair{Status: Malformed, Record: ConfigName, Line: c.line,
-			Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
-		if strings.HasPrefix(c.err.Error(), "cannot be read") {
-			p.Status = Unreadable
-			p.Message = fmt.Sprintf("%s %s", ConfigName, c.err)
-		}
-		return []Pair{p}
+// sides returns the files of a document in the set's order: its languages as
+// listed, or README.md then its translations by name.
+func (s *pairSet) sides(d *setDoc) []string {
+	var tags, out []string
+	for _, l := range s.langs {
+		tags = append(tags, l.tag)
 	}
-	var out []Pair
-	for _, s := range c.sets {
-		out = append(out, r.checkSet(s, files)...)
+	if s.readme {
+		tags = slices.Sorted(maps.Keys(d.files))
+	}
+	for _, t := range tags {
+		if f, ok := d.files[t]; ok {
+			out = append(out, f)
+		}
 	}
 	return out
 }
 
+// configVerdict is the one verdict on a config that cannot be used.
+func configVerdict(c *configState) Pair {
+	p := Pair{Status: Malformed, Record: ConfigName, Line: c.line,
+		Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
+	if strings.HasPrefix(c.err.Error(), "cannot be read") {
+		p.Status = Unreadable
+		p.Message = fmt.Sprintf("%s %s", ConfigName, c.err)
+	}
+	return p
+}
+
+// checkSet returns the verdicts of one record's set: one per recorded document,
+// one per document with two or more languages and no record entry, or the one
+// verdict on a record that cannot be used.
 func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	docs := map[string]*setDoc{}
 	var order []string
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
-		if !ok {
-			continue
+		if !ok || s.readme && tag != "" && r.covered(f) {
+			continue // a configured set claims this translation beside README.md
 		}
 		d := docs[key]
 		if d == nil {
@@ -343,19 +369,24 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 		d.files[tag] = f
 	}
-	base := Pair{Record: s.Record, Set: s.Name, set: s}
+	base := Pair{Record: s.Record, Set: s.Name}
 	var rec *Record
 	recRecorded := map[string][]recorded{} // doc key → recorded sides
 	var recOrder []string
-	if _, err := r.resolve(s.Record); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	// A record that is there, even as a symbolic link to nothing, is read: one
+	// that cannot be is its verdict, never "no record yet".
+	if _, err := os.Lstat(r.Abs(s.Record)); !errors.Is(err, fs.ErrNotExist) {
 		p := base
-		if !r.loadRecord(&p, true) {
+		if !r.loadRecord(&p, !s.readme) {
 			return []Pair{p}
 		}
 		base, rec = p, p.record
 		for _, e := range rec.Entries {
 			rel := join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
+			if s.readme {
+				key, ok = "", true // a README record may pair any files of its folder
+			}
 			if !ok {
 				p := base
 				p.Status = Malformed
@@ -374,7 +405,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	for _, key := range recOrder {
 		done[key] = true
 		p := base
-		p.record, p.doc = rec, key
+		p.doc = key
 		r.judge(&p, recRecorded[key])
 		out = append(out, p)
 		named := map[string]bool{}
@@ -383,53 +414,54 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 		if d := docs[key]; d != nil {
 			var extra []string
-			for _, l := range s.langs {
-				if f, ok := d.files[l.tag]; ok && !named[f] {
+			for _, f := range s.sides(d) {
+				if !named[f] {
 					extra = append(extra, f)
 				}
 			}
-			if len(extra) > 0 {
-				out = append(out, r.unrecordedDoc(base, key, extra, true))
+			// Beside a README.md, what is new must be a translation.
+			if len(extra) > 0 && (!s.readme || d.files[""] != "" && extra[len(extra)-1] != d.files[""]) {
+				out = append(out, r.unrecordedDoc(s, base, key, extra, true))
 			}
 		}
 	}
 	sort.Strings(order)
 	for _, key := range order {
-		if done[key] {
-			continue
-		}
 		d := docs[key]
-		if len(d.files) < 2 {
-			continue // not translated yet: nothing to pair
+		if done[key] || len(d.files) < 2 || s.readme && d.files[""] == "" {
+			continue // recorded, or nothing to pair yet
 		}
 		if r.readmeRecordNames(d.files) {
 			continue // a README.i18n.yaml beside it already pairs it
 		}
-		var sides []string
-		for _, l := range s.langs {
-			if f, ok := d.files[l.tag]; ok {
-				sides = append(sides, f)
-			}
-		}
-		out = append(out, r.unrecordedDoc(base, key, sides, rec != nil))
+		out = append(out, r.unrecordedDoc(s, base, key, s.sides(d), rec != nil))
 	}
 	return out
 }
 
-func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bool) Pair {
+func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, hasRecord bool) Pair {
 	p := base
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
+	first := ""
 	for _, f := range paths {
 		p.Sides = append(p.Sides, r.unrecordedSide(f))
-		quoted = append(quoted, QuotePath(f))
+		if !s.readme || path.Base(f) != BaseName {
+			quoted = append(quoted, QuotePath(f))
+			first = cmp.Or(first, f)
+		}
+	}
+	matches, what, them := "the other languages of the document", "one document in several languages", "them"
+	if s.readme {
+		b := QuotePath(join(s.recordDir, BaseName))
+		matches, what, them = b, "beside "+b, "the pair"
 	}
 	if hasRecord {
-		p.Message = fmt.Sprintf("%s %s not named in %s; once %s the other languages of the document, add %s with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
+		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first))
 	} else {
-		p.Message = fmt.Sprintf("%s %s one document in several languages with no record (%s); once they match, record them with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), r.fixCommand(paths[0]))
+		p.Message = fmt.Sprintf("%s %s %s with no record (%s); once they match, record %s with: %s",
+			list(quoted), pronoun(quoted, "is", "are"), what, QuotePath(base.Record), them, r.fixCommand(first))
 	}
 	return p
 }

@@ -28,10 +28,10 @@ type Repo struct {
 	FixOneSided string
 
 	hashes  map[string]string      // path → git's hash of the side, asked once per run
-	noDiff  bool                   // verdicts without diffs: a --write's selection needs none
 	checked map[string]checkedSide // checkSide's answers, once per run
 	conf    *configState           // the repository-level pairing config, loaded on first use
 	listed  *listing               // the repository's files, listed on first use
+	files   []string               // this run's files: the listing and what the user named
 
 	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
 }
@@ -64,10 +64,10 @@ func (r *Repo) inside(p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// Discovery names how Discover found the candidate folders.
+// Discovery names how a run found the files it checks.
 type Discovery string
 
-// The ways Discover can find folders.
+// The ways a run can find files.
 const (
 	// DiscoveryGit lists the files git knows: tracked ones plus untracked ones
 	// that .gitignore does not exclude, so a new translation shows up before `git add`.
@@ -75,17 +75,14 @@ const (
 	// DiscoveryWalk walks the folder tree, skipping .git and node_modules;
 	// used outside git.
 	DiscoveryWalk Discovery = "walk"
-	// DiscoveryArgs means the folders came from the command line.
+	// DiscoveryArgs means the files came from the command line.
 	DiscoveryArgs Discovery = "arguments"
 )
 
-// Discover returns the repository-relative folders (sorted, "." for the root) that hold
-// a README.i18n.yaml, or a README.md with a translation beside it.
-func (r *Repo) Discover() ([]string, Discovery, error) {
-	files, how, err := r.listFiles()
-	if err != nil {
-		return nil, how, err
-	}
+// groups returns what each record holds, in the order of the report: the
+// README folders (sorted, "." for the root) that hold a README.i18n.yaml, or a
+// README.md with a translation beside it, then the configured sets.
+func (r *Repo) groups(files []string) []*pairSet {
 	record, readme, translated := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		dir, name := path.Split(f)
@@ -109,7 +106,11 @@ func (r *Repo) Discover() ([]string, Discovery, error) {
 		}
 	}
 	sort.Strings(dirs)
-	return dirs, how, nil
+	var gs []*pairSet
+	for _, d := range dirs {
+		gs = append(gs, &pairSet{Record: join(d, RecordName), recordDir: d, readme: true})
+	}
+	return append(gs, r.pairingConfig().sets...)
 }
 
 type listing struct {

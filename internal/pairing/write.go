@@ -160,21 +160,19 @@ type Written struct {
 const refused = "refused"
 
 // writeGroup re-records the selected pairs of one record (a README folder's, or
-// a set's, group key g) under the record's lock: the record is read again once
-// the lock is held, so a --write that ran meanwhile is built on, not undone. It
-// returns the verdicts as they are on disk afterwards.
-func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
+// a set's) under the record's lock: the record is read again once the lock is
+// held, so a --write that ran meanwhile is built on, not undone. It returns the
+// verdicts as they are on disk afterwards.
+func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	fail := func(action string, err error) []Pair {
 		for i := range selected {
 			selected[i].Action, selected[i].WriteError = action, err.Error()
 		}
 		return selected
 	}
-	recRel, isSet := groupRecord(g)
-	if isSet {
-		if err := r.makeRecordFolder(recRel); err != nil {
-			return fail("failed", err)
-		}
+	recRel := s.Record
+	if err := r.makeRecordFolder(recRel); err != nil {
+		return fail("failed", err)
 	}
 	wait := o.LockWait
 	if wait <= 0 {
@@ -189,18 +187,15 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		return fail("failed", err)
 	}
 	defer unlock()
-	r.conf, r.readmeNames = nil, nil
-	r.noDiff = true
-	fresh := r.checkGroup(g)
-	r.noDiff = false
+	r.readmeNames = nil
 	var now []Pair // the fresh verdicts of what the user named
-	for _, p := range fresh {
-		if p.record == nil && (p.Status == Malformed || p.Status == Unreadable) {
-			now = append(now, p) // a record that cannot be read answers for all it would name
+	for _, p := range r.checkSet(s, r.files) {
+		if len(p.Sides) == 0 {
+			now = append(now, p) // a record that cannot be used answers for all it would name
 			continue
 		}
 		for _, q := range selected {
-			if (p.Status == Unrecorded) == (q.Status == Unrecorded) && (p.doc == q.doc && isSet || !isSet && (p.Status != Unrecorded || shareSide(p, q))) {
+			if p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded) {
 				now = append(now, p)
 				break
 			}
@@ -218,7 +213,7 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		switch {
 		case p.Status == Malformed || p.Status == Unreadable:
 			msg := strings.TrimPrefix(p.Message, QuotePath(recRel)+": ")
-			if p.record == nil {
+			if len(p.Sides) == 0 {
 				msg += "; fix or delete " + QuotePath(recRel) + " first"
 			}
 			return fail("failed", errors.New(msg))
@@ -247,26 +242,18 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 			}
 		}
 	}
-	if rec == nil && !isSet {
-		// The user named only a new translation; the folder may still have a record.
-		for _, p := range fresh {
-			if p.record != nil {
-				rec = p.record
-			}
-		}
-	}
 	action, wrote, err := "unchanged", []Written(nil), error(nil)
 	if todo || len(add) > 0 {
-		action, wrote, err = r.writeRecord(recRel, rec, hashes, add, isSet)
+		action, wrote, err = r.writeRecord(recRel, rec, hashes, add, !s.readme)
 	}
 	if err != nil {
 		return fail("failed", err)
 	}
-	r.conf, r.readmeNames = nil, nil
+	r.readmeNames = nil
 	var out []Pair
-	for _, p := range r.checkGroup(g) {
+	for _, p := range r.checkSet(s, r.files) {
 		for _, q := range now {
-			if isSet && p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) || !isSet && (shareSide(p, q) || p.Status != Unrecorded && q.Status != Unrecorded) {
+			if p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) {
 				if p.Status != Unrecorded {
 					p.Action = action
 					for _, w := range wrote {
@@ -305,34 +292,6 @@ func (r *Repo) oneSidedCommand(side string) string {
 		return r.FixOneSided + " " + QuotePath(side)
 	}
 	return "verify-translation-pairing --write --other-side-needs-no-change " + QuotePath(side)
-}
-
-func shareSide(p, q Pair) bool {
-	for _, s := range q.Sides {
-		if p.Has(s.Path) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkGroup returns the fresh verdicts of one record's group.
-func (r *Repo) checkGroup(g string) []Pair {
-	set, isSet := groupRecord(g)
-	if !isSet {
-		return r.CheckFolder(g)
-	}
-	files, _, err := r.listFiles()
-	if err != nil {
-		return nil
-	}
-	var out []Pair
-	for _, p := range r.checkSets(files) {
-		if p.Record == set {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // makeRecordFolder creates the folders of a set's record, only below an
