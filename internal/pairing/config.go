@@ -1,11 +1,9 @@
 package pairing
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -66,8 +64,6 @@ type configState struct {
 	sets []*pairSet
 	err  error // a malformed or unreadable config: reported as one verdict
 	line int
-	// present: the config file exists (even if malformed).
-	present bool
 }
 
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
@@ -78,15 +74,10 @@ func (r *Repo) pairingConfig() *configState {
 	}
 	c := &configState{}
 	r.conf = c
-	abs, err := r.resolve(ConfigName)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(r.Abs(ConfigName)); errors.Is(err, fs.ErrNotExist) {
 		return c
 	}
-	c.present = true
-	var data []byte
-	if err == nil {
-		data, err = readRegular(abs, 1<<20)
-	}
+	data, err := r.readRecord(ConfigName)
 	if err != nil {
 		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
 		return c
@@ -100,19 +91,13 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
 		return nil, line, recordErr(line, format, a...)
 	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fail(0, "empty config: expected \"sets:\" with a list of sets")
-		}
-		e := yamlError(err).(*RecordError)
-		return fail(e.Line, "%s", e.Msg)
+	top, err := decodeYAML(data, "empty config: expected \"sets:\" with a list of sets")
+	if err != nil {
+		return nil, err.(*RecordError).Line, err
 	}
-	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return fail(doc.Line, "expected a mapping with \"sets:\"")
+	if top.Kind != yaml.MappingNode {
+		return fail(top.Line, "expected a mapping with \"sets:\"")
 	}
-	top := doc.Content[0]
 	var setsNode *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k := top.Content[i]
@@ -167,7 +152,7 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 		if s.Record == "" {
 			return fail(sn.Line, "a set needs a record: the path of the file that holds its hashes")
 		}
-		if err := checkPathName(s.Record); err != nil {
+		if err := checkName(s.Record, true); err != nil {
 			return fail(sn.Line, "record %q %s", s.Record, err)
 		}
 		if path.Base(s.Record) == RecordName || s.Record == ConfigName {
@@ -478,11 +463,9 @@ func (r *Repo) readmeRecordNames(files map[string]string) bool {
 		names, ok := r.readmeNames[folder]
 		if !ok {
 			names = map[string]bool{}
-			if data, err := r.readRecord(join(folder, RecordName)); err == nil {
-				if rec, err := ParseRecord(data, r.Format); err == nil {
-					for _, e := range rec.Entries {
-						names[e.Name] = true
-					}
+			if p := (Pair{Record: join(folder, RecordName)}); r.loadRecord(&p, false) {
+				for _, e := range p.record.Entries {
+					names[e.Name] = true
 				}
 			}
 			r.readmeNames[folder] = names

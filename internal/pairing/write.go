@@ -319,62 +319,49 @@ func (r *Repo) makeRecordFolder(recRel string) error {
 // appended, or a new record of add when rec is nil. It returns the action and
 // every hash it changed.
 func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, paths bool) (string, []Written, error) {
-	recAbs := r.Abs(recRel)
-	dir := path.Dir(recRel)
+	recAbs, dir := r.Abs(recRel), path.Dir(recRel)
 	var wrote []Written
-	var data []byte
-	action := "rewrote"
-	perm := fs.FileMode(0o644)
+	var fresh []Entry
+	for _, e := range add {
+		if rec == nil || rec.Hash(e.Name) == "" {
+			fresh = append(fresh, e)
+		}
+	}
+	action, perm := "rewrote", fs.FileMode(0o644)
 	if rec == nil {
-		action = "created"
-		if len(add) < 2 {
+		if len(fresh) < 2 {
 			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(join(dir, add[0].Name)))
 		}
 		// README.md first, then the translations by name.
-		sort.SliceStable(add, func(i, j int) bool { return add[i].Name == BaseName && add[j].Name != BaseName })
-		hint := join(dir, add[0].Name)
+		sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Name == BaseName && fresh[j].Name != BaseName })
+		hint := join(dir, fresh[0].Name)
 		if QuotePath(hint) != hint {
 			// A comment cannot hold what a terminal would act on, or bytes that are
 			// not UTF-8 (the record would not parse): name the side generically.
 			hint = "<a side of the pair>"
 		}
-		for _, e := range add {
-			wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
-		}
-		data = NewRecord(add, hint)
-		back, err := parseRecord(data, r.Format, paths)
-		if err == nil && len(back.Entries) != len(add) {
-			err = errors.New("the new record would not read back with the same sides")
-		}
-		if err != nil {
-			return "", nil, fmt.Errorf("cannot create %s: %w", QuotePath(recRel), err)
-		}
-	} else {
-		for _, e := range rec.Entries {
-			if h, ok := hashes[e.Name]; ok && h != e.Hash {
-				wrote = append(wrote, Written{Path: join(dir, e.Name), From: e.Hash, To: h})
-			}
-		}
-		var fresh []Entry
-		for _, e := range add {
-			if rec.Hash(e.Name) == "" {
-				fresh = append(fresh, e)
-				wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
-			}
-		}
-		if len(wrote) == 0 {
-			return "unchanged", nil, nil
-		}
-		var err error
-		if data, err = rec.Rewrite(hashes, fresh, r.Format); err != nil {
-			return "", nil, fmt.Errorf("cannot rewrite %s: %w", QuotePath(recRel), err)
-		}
-		if info, err := os.Stat(recAbs); err == nil {
-			perm = info.Mode().Perm()
+		action, rec = "created", newRecord(hint, paths)
+	} else if info, err := os.Stat(recAbs); err == nil {
+		perm = info.Mode().Perm()
+	}
+	for _, e := range rec.Entries {
+		if h, ok := hashes[e.Name]; ok && h != e.Hash {
+			wrote = append(wrote, Written{Path: join(dir, e.Name), From: e.Hash, To: h})
 		}
 	}
-	if err := r.checkWritable(recAbs); err != nil {
-		return "", nil, err
+	for _, e := range fresh {
+		wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
+	}
+	if len(wrote) == 0 {
+		return "unchanged", nil, nil
+	}
+	data, err := rec.Rewrite(hashes, fresh, r.Format)
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot write %s: %w", QuotePath(recRel), err)
+	}
+	if info, err := os.Lstat(recAbs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		// Renaming over a link would silently turn it into a regular file.
+		return "", nil, fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(recRel))
 	}
 	if err := WriteFileAtomic(recAbs, data, perm); err != nil {
 		return "", nil, writeErr(recRel, err)
@@ -391,23 +378,6 @@ func recordableName(name string) error {
 	}
 	if strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
 		return fmt.Errorf("cannot record %s: the name holds control characters; rename the file", QuotePath(name))
-	}
-	return nil
-}
-
-// checkWritable refuses to replace a record that is a symbolic link (renaming over
-// it would silently turn it into a regular file) or whose folder leads out of the
-// repository.
-func (r *Repo) checkWritable(recAbs string) error {
-	if info, err := os.Lstat(recAbs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(r.Rel(recAbs)))
-	}
-	real, err := filepath.EvalSymlinks(filepath.Dir(recAbs))
-	if err != nil {
-		return err
-	}
-	if !r.inside(real) {
-		return fmt.Errorf("the folder of %s: %w (to %s)", QuotePath(r.Rel(recAbs)), errOutside, QuotePath(real))
 	}
 	return nil
 }
