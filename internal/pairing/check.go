@@ -280,27 +280,31 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	return c
 }
 
+// sideInfo is what a run learned of a side: its absolute path once checked
+// (checkSide), git's hash of it, or why there is none.
+type sideInfo struct {
+	abs, hash string
+	err       error
+}
+
+// side checks rel, once a run, and returns what is known of it.
+func (r *Repo) side(rel string) *sideInfo {
+	if s, ok := r.sides[rel]; ok {
+		return s
+	}
+	s := &sideInfo{}
+	s.abs, s.err = r.checkSide(rel)
+	if r.sides == nil {
+		r.sides = map[string]*sideInfo{}
+	}
+	r.sides[rel] = s
+	return s
+}
+
 // checkSide checks that a side stays inside the repository and is a regular
 // file it can open, and returns its resolved absolute path: git is given only
 // files it can read without waiting.
 func (r *Repo) checkSide(rel string) (string, error) {
-	c, ok := r.checked[rel]
-	if !ok {
-		c.abs, c.err = r.checkSideOnce(rel)
-		if r.checked == nil {
-			r.checked = map[string]checkedSide{}
-		}
-		r.checked[rel] = c
-	}
-	return c.abs, c.err
-}
-
-type checkedSide struct {
-	abs string
-	err error
-}
-
-func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
@@ -323,38 +327,39 @@ func (r *Repo) checkSideOnce(rel string) (string, error) {
 
 // hashSide returns git's hash of a side after checking it (checkSide).
 func (r *Repo) hashSide(rel string) (string, error) {
-	if _, err := r.checkSide(rel); err != nil {
-		return "", err
-	}
-	hs, err := r.hashSides([]string{rel})
-	if err != nil {
-		return "", err
-	}
-	return hs[rel], nil
+	r.prefetch([]string{rel})
+	s := r.side(rel)
+	return s.hash, s.err
 }
 
-// prefetch hashes, in one git call, every path that checks out as a side, so
-// that a repository with many pairs costs one `git hash-object` and not one a
-// side. A failing batch is left to the calls for single sides, which then name
-// the side git refused.
+// prefetch hashes, in one git call, every path that checks out as a side and
+// has no hash yet, so that a repository with many pairs costs one `git
+// hash-object` and not one a side. A failing batch is left to the calls for
+// single sides, which then name the side git refused.
 func (r *Repo) prefetch(rels []string) {
-	var ok []string
+	var todo []string
 	for _, rel := range rels {
-		if _, err := r.checkSide(rel); err == nil {
-			ok = append(ok, rel)
+		if s := r.side(rel); s.err == nil && s.hash == "" {
+			todo = append(todo, rel)
 		}
 	}
-	r.hashSides(ok)
+	if len(todo) == 0 {
+		return
+	}
+	hashes, err := r.hashObjects(todo)
+	for i, rel := range todo {
+		if err == nil {
+			r.sides[rel].hash = hashes[i]
+		} else if len(todo) == 1 {
+			r.sides[rel].err = err
+		}
+	}
 }
 
 // conversion says how git's blob of a side differs from the file's bytes, or
 // nil when it does not.
 func (r *Repo) conversion(rel, gitHash string) *Conversion {
-	abs, err := r.checkSide(rel)
-	if err != nil {
-		return nil
-	}
-	data, err := readRegular(abs, maxDocument)
+	data, err := readRegular(r.side(rel).abs, maxDocument)
 	if err != nil || rawHash(r.Format, data) == gitHash {
 		return nil
 	}

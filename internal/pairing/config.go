@@ -47,7 +47,6 @@ type pairSet struct {
 	recordDir string
 	langs     []setLang
 	exclude   []setLang
-	line      int
 	readme    bool
 }
 
@@ -63,7 +62,6 @@ type setLang struct {
 type configState struct {
 	sets []*pairSet
 	err  error // a malformed or unreadable config: reported as one verdict
-	line int
 }
 
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
@@ -82,18 +80,18 @@ func (r *Repo) pairingConfig() *configState {
 		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
 		return c
 	}
-	c.sets, c.line, c.err = parseConfig(data)
+	c.sets, c.err = parseConfig(data)
 	return c
 }
 
 // parseConfig parses and checks a config; it guesses nothing.
-func parseConfig(data []byte) ([]*pairSet, int, error) {
-	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
-		return nil, line, recordErr(line, format, a...)
+func parseConfig(data []byte) ([]*pairSet, error) {
+	fail := func(line int, format string, a ...any) ([]*pairSet, error) {
+		return nil, recordErr(line, format, a...)
 	}
 	top, err := decodeYAML(data, "empty config: expected \"sets:\" with a list of sets")
 	if err != nil {
-		return nil, err.(*RecordError).Line, err
+		return nil, err
 	}
 	if top.Kind != yaml.MappingNode {
 		return fail(top.Line, "expected a mapping with \"sets:\"")
@@ -115,7 +113,7 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 		if sn.Kind != yaml.MappingNode {
 			return fail(sn.Line, "a set must be a mapping with record and languages")
 		}
-		s := &pairSet{line: sn.Line}
+		s := &pairSet{}
 		var langs *yaml.Node
 		for i := 0; i+1 < len(sn.Content); i += 2 {
 			k, v := sn.Content[i], sn.Content[i+1]
@@ -197,7 +195,7 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 		}
 		sets = append(sets, s)
 	}
-	return sets, 0, nil
+	return sets, nil
 }
 
 // compilePattern turns a wildcard pattern into a regular expression capturing
@@ -268,12 +266,6 @@ func compilePattern(p string) (setLang, error) {
 	return l, nil
 }
 
-// setDoc is one document of a set: its language files that exist, by tag.
-type setDoc struct {
-	key   string
-	files map[string]string // tag → repository-relative path
-}
-
 // classify returns the language and document key of rel in s, if it is one of
 // the set's documents. A README folder has one document: its README.md (tag "")
 // and the README.<lang>.md beside it (tagged by name).
@@ -308,16 +300,16 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 
 // sides returns the files of a document in the set's order: its languages as
 // listed, or README.md then its translations by name.
-func (s *pairSet) sides(d *setDoc) []string {
+func (s *pairSet) sides(d map[string]string) []string {
 	var tags, out []string
 	for _, l := range s.langs {
 		tags = append(tags, l.tag)
 	}
 	if s.readme {
-		tags = slices.Sorted(maps.Keys(d.files))
+		tags = slices.Sorted(maps.Keys(d))
 	}
 	for _, t := range tags {
-		if f, ok := d.files[t]; ok {
+		if f, ok := d[t]; ok {
 			out = append(out, f)
 		}
 	}
@@ -326,33 +318,29 @@ func (s *pairSet) sides(d *setDoc) []string {
 
 // configVerdict is the one verdict on a config that cannot be used.
 func configVerdict(c *configState) Pair {
-	p := Pair{Status: Malformed, Record: ConfigName, Line: c.line,
-		Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
-	if strings.HasPrefix(c.err.Error(), "cannot be read") {
-		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s %s", ConfigName, c.err)
+	var re *RecordError
+	if !errors.As(c.err, &re) {
+		return Pair{Status: Unreadable, Record: ConfigName, Message: fmt.Sprintf("%s %s", ConfigName, c.err)}
 	}
-	return p
+	return Pair{Status: Malformed, Record: ConfigName, Line: re.Line, Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
 }
 
 // checkSet returns the verdicts of one record's set: one per recorded document,
 // one per document with two or more languages and no record entry, or the one
 // verdict on a record that cannot be used.
 func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
-	docs := map[string]*setDoc{}
+	docs := map[string]map[string]string{} // document key → tag → path of its files
 	var order []string
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
 		if !ok || s.readme && tag != "" && r.covered(f) {
 			continue // a configured set claims this translation beside README.md
 		}
-		d := docs[key]
-		if d == nil {
-			d = &setDoc{key: key, files: map[string]string{}}
-			docs[key] = d
+		if docs[key] == nil {
+			docs[key] = map[string]string{}
 			order = append(order, key)
 		}
-		d.files[tag] = f
+		docs[key][tag] = f
 	}
 	base := Pair{Record: s.Record, Set: s.Name}
 	var rec *Record
@@ -405,7 +393,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 				}
 			}
 			// Beside a README.md, what is new must be a translation.
-			if len(extra) > 0 && (!s.readme || d.files[""] != "" && extra[len(extra)-1] != d.files[""]) {
+			if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
 				out = append(out, r.unrecordedDoc(s, base, key, extra, true))
 			}
 		}
@@ -413,10 +401,10 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	sort.Strings(order)
 	for _, key := range order {
 		d := docs[key]
-		if done[key] || len(d.files) < 2 || s.readme && d.files[""] == "" {
+		if done[key] || len(d) < 2 || s.readme && d[""] == "" {
 			continue // recorded, or nothing to pair yet
 		}
-		if r.readmeRecordNames(d.files) {
+		if r.readmeRecordNames(d) {
 			continue // a README.i18n.yaml beside it already pairs it
 		}
 		out = append(out, r.unrecordedDoc(s, base, key, s.sides(d), rec != nil))

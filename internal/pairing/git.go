@@ -223,29 +223,17 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	return files, how, nil
 }
 
-// hashSides hashes the repository-relative paths as `git add` would store them:
+// hashObjects hashes the repository-relative paths as `git add` would store them:
 // one `git hash-object --stdin-paths`, git's filters and attributes included.
 // Each path must already be checked (a regular file inside the repository).
-func (r *Repo) hashSides(paths []string) (map[string]string, error) {
-	out := map[string]string{}
-	var todo []string
-	for _, p := range paths {
-		if _, ok := r.hashes[p]; ok {
-			out[p] = r.hashes[p]
-		} else if !slices.Contains(todo, p) {
-			todo = append(todo, p)
-		}
-	}
-	if len(todo) == 0 {
-		return out, nil
-	}
+func (r *Repo) hashObjects(paths []string) ([]string, error) {
 	var in bytes.Buffer
-	for _, p := range todo {
+	for _, p := range paths {
 		// git reads a line that starts with a quote C-unquoted (QuotePath's
 		// escapes): a line break, a trailing CR or a leading quote stays the path's.
 		in.WriteString(QuotePath(p) + "\n")
 	}
-	res, over, err := runGit(r.Root, in.Bytes(), len(todo)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
+	res, over, err := runGit(r.Root, in.Bytes(), len(paths)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
 	if err == nil && over {
 		err = errors.New("git hash-object: more output than one hash a path")
 	}
@@ -253,16 +241,10 @@ func (r *Repo) hashSides(paths []string) (map[string]string, error) {
 		return nil, err
 	}
 	hashes := strings.Fields(string(res))
-	if len(hashes) != len(todo) {
-		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(todo))
+	if len(hashes) != len(paths) {
+		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(paths))
 	}
-	if r.hashes == nil {
-		r.hashes = map[string]string{}
-	}
-	for i, p := range todo {
-		r.hashes[p], out[p] = hashes[i], hashes[i]
-	}
-	return out, nil
+	return hashes, nil
 }
 
 // catBlob reads a blob by hash with `git cat-file --batch`; ok is false when

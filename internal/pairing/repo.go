@@ -27,11 +27,10 @@ type Repo struct {
 	// --other-side-needs-no-change".
 	FixOneSided string
 
-	hashes  map[string]string      // path → git's hash of the side, asked once per run
-	checked map[string]checkedSide // checkSide's answers, once per run
-	conf    *configState           // the repository-level pairing config, loaded on first use
-	listed  *listing               // the repository's files, listed on first use
-	files   []string               // this run's files: the listing and what the user named
+	sides  map[string]*sideInfo // what a run learned of each side, asked once
+	conf   *configState         // the repository-level pairing config, loaded on first use
+	listed *listing             // the repository's files, listed on first use
+	files  []string             // this run's files: the listing and what the user named
 
 	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
 }
