@@ -207,7 +207,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		}
 		p.Sides = append(p.Sides, s)
 	}
-	writeHint := r.fixCommand(p.Sides[0].Path)
+	writeHint := r.fixCommand(p.Sides[0].Path, false)
 	switch {
 	case len(missing) > 0:
 		p.Status = Missing
@@ -228,7 +228,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 			}
 		}
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
-			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
+			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 	default:
 		p.Status = BothChanged
 		adverb := ""
@@ -379,9 +379,8 @@ type Conversion struct {
 // unrecordedSide is a side no record names yet, with its hash now.
 func (r *Repo) unrecordedSide(rel string) Side {
 	s := Side{Path: rel, State: SideUnrecorded}
-	if h, err := r.hashSide(rel); err == nil {
-		s.Current = h
-	} else {
+	var err error
+	if s.Current, err = r.hashSide(rel); err != nil {
 		s.Problem = plainErr(err)
 	}
 	return s

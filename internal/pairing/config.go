@@ -431,10 +431,10 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 	}
 	if hasRecord {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first))
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first, false))
 	} else {
 		p.Message = fmt.Sprintf("%s %s %s with no record (%s); once they match, record %s with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), what, QuotePath(base.Record), them, r.fixCommand(first))
+			list(quoted), pronoun(quoted, "is", "are"), what, QuotePath(base.Record), them, r.fixCommand(first, false))
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"path"
@@ -35,13 +36,13 @@ type Repo struct {
 	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
 }
 
-// fixCommand is the command a message offers for re-recording the pair of side.
-func (r *Repo) fixCommand(side string) string {
-	cmd := r.Fix
-	if cmd == "" {
-		cmd = "verify-translation-pairing --write"
+// fixCommand is the command a message offers for re-recording the pair of side
+// (oneSided: a pair whose other sides need no change).
+func (r *Repo) fixCommand(side string, oneSided bool) string {
+	if oneSided {
+		return cmp.Or(r.FixOneSided, "verify-translation-pairing --write --other-side-needs-no-change") + " " + QuotePath(side)
 	}
-	return cmd + " " + QuotePath(side)
+	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + QuotePath(side)
 }
 
 // Rel turns an absolute path inside the root into the slash-separated,

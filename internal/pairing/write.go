@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -174,11 +175,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	if err := r.makeRecordFolder(recRel); err != nil {
 		return fail("failed", err)
 	}
-	wait := o.LockWait
-	if wait <= 0 {
-		wait = LockWait
-	}
-	unlock, err := lockRecord(r.Abs(recRel), wait)
+	unlock, err := lockRecord(r.Abs(recRel), cmp.Or(o.LockWait, LockWait))
 	if err != nil {
 		var le *LockError
 		if !errors.As(err, &le) {
@@ -282,16 +279,7 @@ func (r *Repo) oneSided(p Pair) string {
 		}
 	}
 	return fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
-		changed, list(others), list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
-}
-
-// oneSidedCommand is the command that re-records a pair whose other sides need
-// no change.
-func (r *Repo) oneSidedCommand(side string) string {
-	if r.FixOneSided != "" {
-		return r.FixOneSided + " " + QuotePath(side)
-	}
-	return "verify-translation-pairing --write --other-side-needs-no-change " + QuotePath(side)
+		changed, list(others), list(others), pronoun(others, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 }
 
 // makeRecordFolder creates the folders of a set's record, only below an
