@@ -281,10 +281,11 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 }
 
 // sideInfo is what a run learned of a side: its absolute path once checked
-// (checkSide), git's hash of it, or why there is none.
+// (checkSide), git's hash of its blob and of its bytes (raw), or why there is
+// none.
 type sideInfo struct {
-	abs, hash string
-	err       error
+	abs, hash, raw string
+	err            error
 }
 
 // side checks rel, once a run, and returns what is known of it.
@@ -347,11 +348,15 @@ func (r *Repo) prefetch(rels []string) {
 		return
 	}
 	hashes, err := r.hashObjects(todo)
+	raws, rawErr := r.hashObjects(todo, "--no-filters")
 	for i, rel := range todo {
 		if err == nil {
 			r.sides[rel].hash = hashes[i]
 		} else if len(todo) == 1 {
 			r.sides[rel].err = err
+		}
+		if err == nil && rawErr == nil {
+			r.sides[rel].raw = raws[i]
 		}
 	}
 }
@@ -359,11 +364,10 @@ func (r *Repo) prefetch(rels []string) {
 // conversion says how git's blob of a side differs from the file's bytes, or
 // nil when it does not.
 func (r *Repo) conversion(rel, gitHash string) *Conversion {
-	data, err := readRegular(r.side(rel).abs, maxDocument)
-	if err != nil || rawHash(r.Format, data) == gitHash {
-		return nil
+	if raw := r.side(rel).raw; raw != "" && raw != gitHash {
+		return &Conversion{Raw: raw, Attributes: r.checkAttrs(rel)}
 	}
-	return &Conversion{Raw: rawHash(r.Format, data), Attributes: r.checkAttrs(rel)}
+	return nil
 }
 
 // Conversion is set on a side whose blob, as git would store it, differs from

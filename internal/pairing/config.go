@@ -354,6 +354,11 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			return []Pair{p}
 		}
 		base, rec = p, p.record
+		if s.readme {
+			for _, e := range rec.Entries {
+				r.readmeNamed[join(s.recordDir, e.Name)] = true
+			}
+		}
 		for _, e := range rec.Entries {
 			rel := join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
@@ -404,8 +409,8 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		if done[key] || len(d) < 2 || s.readme && d[""] == "" {
 			continue // recorded, or nothing to pair yet
 		}
-		if r.readmeRecordNames(d) {
-			continue // a README.i18n.yaml beside it already pairs it
+		if slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
+			continue // a README.i18n.yaml beside it already pairs it (checked first)
 		}
 		out = append(out, r.unrecordedDoc(s, base, key, s.sides(d), rec != nil))
 	}
@@ -437,32 +442,6 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 			list(quoted), pronoun(quoted, "is", "are"), what, QuotePath(base.Record), them, r.fixCommand(first, false))
 	}
 	return p
-}
-
-// readmeRecordNames reports whether a README.i18n.yaml names one of files, so a
-// set whose patterns also match a README pair leaves that pair to its record.
-func (r *Repo) readmeRecordNames(files map[string]string) bool {
-	for _, f := range files {
-		dir, name := path.Split(f)
-		folder := path.Clean(dir)
-		if r.readmeNames == nil {
-			r.readmeNames = map[string]map[string]bool{}
-		}
-		names, ok := r.readmeNames[folder]
-		if !ok {
-			names = map[string]bool{}
-			if p := (Pair{Record: join(folder, RecordName)}); r.loadRecord(&p, false) {
-				for _, e := range p.record.Entries {
-					names[e.Name] = true
-				}
-			}
-			r.readmeNames[folder] = names
-		}
-		if names[name] {
-			return true
-		}
-	}
-	return false
 }
 
 // covered reports whether a configured set claims rel as one of its documents,

@@ -3,12 +3,8 @@ package pairing
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,18 +34,6 @@ func (f ObjectFormat) HexLen() int {
 		return 64
 	}
 	return 0
-}
-
-// rawHash is the blob hash of data as stored with no filter (`git hash-object
-// --no-filters`): set beside git's hash only to show that git converted the file.
-func rawHash(f ObjectFormat, data []byte) string {
-	var h hash.Hash = sha1.New()
-	if f == SHA256 {
-		h = sha256.New()
-	}
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // GitTimeout bounds every git call the tool makes. Each call is one batch (one
@@ -224,16 +208,17 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 }
 
 // hashObjects hashes the repository-relative paths as `git add` would store them:
-// one `git hash-object --stdin-paths`, git's filters and attributes included.
-// Each path must already be checked (a regular file inside the repository).
-func (r *Repo) hashObjects(paths []string) ([]string, error) {
+// one `git hash-object --stdin-paths`, git's filters and attributes included
+// (or, with the flag --no-filters, the files' own bytes). Each path must
+// already be checked (a regular file inside the repository).
+func (r *Repo) hashObjects(paths []string, flags ...string) ([]string, error) {
 	var in bytes.Buffer
 	for _, p := range paths {
 		// git reads a line that starts with a quote C-unquoted (QuotePath's
 		// escapes): a line break, a trailing CR or a leading quote stays the path's.
 		in.WriteString(QuotePath(p) + "\n")
 	}
-	res, err := runGit(r.Root, in.Bytes(), len(paths)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
+	res, err := runGit(r.Root, in.Bytes(), len(paths)*(r.Format.HexLen()+1), nil, append([]string{"hash-object", "--stdin-paths"}, flags...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,9 @@ type Repo struct {
 	listed *listing             // the repository's files, listed on first use
 	files  []string             // this run's files: the listing and what the user named
 
-	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
+	// readmeNamed holds the paths README records name, so that a set whose
+	// patterns also match a README pair leaves that pair to its record.
+	readmeNamed map[string]bool
 }
 
 // fixCommand is the command a message offers for re-recording the pair of side

@@ -77,7 +77,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	if o.Write && len(o.Paths) == 0 {
 		return nil, usageErr("--write needs the pair to re-record: name its record or one of its sides (re-recording every pair at once would confirm what nobody checked)")
 	}
-	r.sides, r.readmeNames = nil, nil // files may have changed since the last Run
+	r.sides, r.readmeNamed = nil, map[string]bool{} // files may have changed since the last Run
 	files, how, err := r.listFiles()
 	if err != nil {
 		return nil, err

@@ -184,7 +184,6 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 		return fail("failed", err)
 	}
 	defer unlock()
-	r.readmeNames = nil
 	var now []Pair // the fresh verdicts of what the user named
 	for _, p := range r.checkSet(s, r.files) {
 		if len(p.Sides) == 0 {
@@ -246,7 +245,6 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	if err != nil {
 		return fail("failed", err)
 	}
-	r.readmeNames = nil
 	var out []Pair
 	for _, p := range r.checkSet(s, r.files) {
 		for _, q := range now {
