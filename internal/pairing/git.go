@@ -179,18 +179,16 @@ func FindRepo(dir string) (*Repo, error) {
 // root: `git ls-files` (tracked, and untracked ones .gitignore does not exclude,
 // so a new translation shows before `git add`), or a folder walk outside git.
 // The listing is made once per Repo.
-func (r *Repo) listFiles() ([]string, Discovery, error) {
+func (r *Repo) listFiles() ([]string, error) {
 	if r.listed != nil {
-		return r.listed.files, r.listed.how, nil
+		return r.listed, nil
 	}
-	how := DiscoveryWalk
-	var files []string
+	files := []string{}
 	if r.GitDir != "" {
 		out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		if err != nil {
-			return nil, how, err
+			return nil, err
 		}
-		how = DiscoveryGit
 		for _, f := range strings.Split(string(out), "\x00") {
 			// An unmerged path is listed once per stage, one after the other.
 			if f != "" && (len(files) == 0 || files[len(files)-1] != f) {
@@ -200,11 +198,11 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	} else {
 		var err error
 		if files, err = walkFiles(r.Root); err != nil {
-			return nil, how, err
+			return nil, err
 		}
 	}
-	r.listed = &listing{files, how}
-	return files, how, nil
+	r.listed = files
+	return files, nil
 }
 
 // hashObjects hashes the repository-relative paths as `git add` would store them:

@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -223,22 +224,16 @@ func (r *Record) Hash(name string) string {
 // not read back as intended is an error, never a file.
 func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) ([]byte, error) {
 	lines := yamlLines(r.data)
-	// Replace from the end of each line backwards so earlier offsets stay valid.
-	entries := append([]Entry(nil), r.Entries...)
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		h, ok := hashes[e.Name]
-		if !ok {
-			h = e.Hash
-		}
+	// Replace from the last entry back, so that offsets earlier on a line stay valid.
+	for i := len(r.Entries) - 1; i >= 0; i-- {
+		e := r.Entries[i]
 		if e.Line < 1 || e.Line > len(lines) {
 			return nil, fmt.Errorf("cannot locate the hash of %q", e.Name)
 		}
 		line := lines[e.Line-1]
 		off := 0
 		if e.Line == 1 {
-			off = len(bytes.TrimPrefix(line, []byte("\ufeff")))
-			off = len(line) - off
+			off = len(line) - len(bytes.TrimPrefix(line, []byte("\ufeff")))
 		}
 		for col := 1; col < e.Column && off < len(line); col++ {
 			_, size := utf8.DecodeRune(line[off:])
@@ -250,11 +245,7 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		if !bytes.HasPrefix(line[off:], []byte(e.Hash)) {
 			return nil, fmt.Errorf("cannot locate the hash of %q on line %d", e.Name, e.Line)
 		}
-		var b []byte
-		b = append(b, line[:off]...)
-		b = append(b, h...)
-		b = append(b, line[off+len(e.Hash):]...)
-		lines[e.Line-1] = b
+		lines[e.Line-1] = slices.Concat(line[:off], []byte(cmp.Or(hashes[e.Name], e.Hash)), line[off+len(e.Hash):])
 	}
 	out := bytes.Join(lines, nil)
 	if len(add) > 0 {
@@ -270,30 +261,16 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		}
 	}
 	// Read the result back: it must list exactly the intended sides and hashes.
-	want := map[string]string{}
-	var order []string
-	for _, e := range r.Entries {
-		want[e.Name] = e.Hash
-		if h, ok := hashes[e.Name]; ok {
-			want[e.Name] = h
-		}
-		order = append(order, e.Name)
-	}
-	for _, e := range add {
-		want[e.Name] = e.Hash
-		order = append(order, e.Name)
+	var want []Entry
+	for _, e := range append(slices.Clip(r.Entries), add...) {
+		want = append(want, Entry{Name: e.Name, Hash: cmp.Or(hashes[e.Name], e.Hash)})
 	}
 	back, err := parseRecord(out, f, r.paths)
 	if err != nil {
 		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
 	}
-	if len(back.Entries) != len(order) {
-		return nil, errors.New("the rewritten record would not read back with the same sides")
-	}
-	for i, e := range back.Entries {
-		if e.Name != order[i] || e.Hash != want[e.Name] {
-			return nil, fmt.Errorf("the rewritten record would not read back as intended (side %q)", e.Name)
-		}
+	if !slices.EqualFunc(back.Entries, want, func(a, b Entry) bool { return a.Name == b.Name && a.Hash == b.Hash }) {
+		return nil, errors.New("the rewritten record would not read back as intended")
 	}
 	return out, nil
 }

@@ -30,7 +30,7 @@ type Repo struct {
 
 	sides  map[string]*sideInfo // what a run learned of each side, asked once
 	conf   *configState         // the repository-level pairing config, loaded on first use
-	listed *listing             // the repository's files, listed on first use
+	listed []string             // the repository's files, listed on first use
 	files  []string             // this run's files: the listing and what the user named
 
 	// readmeNamed holds the paths README records name, so that a set whose
@@ -113,11 +113,6 @@ func (r *Repo) groups(files []string) []*pairSet {
 		gs = append(gs, &pairSet{Record: join(d, RecordName), recordDir: d, readme: true})
 	}
 	return append(gs, r.pairingConfig().sets...)
-}
-
-type listing struct {
-	files []string
-	how   Discovery
 }
 
 // walkFiles lists every file under root, skipping .git and node_modules folders.

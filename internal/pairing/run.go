@@ -78,11 +78,14 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		return nil, usageErr("--write needs the pair to re-record: name its record or one of its sides (re-recording every pair at once would confirm what nobody checked)")
 	}
 	r.sides, r.readmeNamed = nil, map[string]bool{} // files may have changed since the last Run
-	files, how, err := r.listFiles()
+	files, err := r.listFiles()
 	if err != nil {
 		return nil, err
 	}
-	rep.Discovery = how
+	rep.Discovery = DiscoveryWalk
+	if r.GitDir != "" {
+		rep.Discovery = DiscoveryGit
+	}
 	// A file named on the command line is checked as it is in the working
 	// tree, listed or not (an ignored one too), and so is the record beside it.
 	var rels []string
