@@ -243,17 +243,6 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 	}
 }
 
-// addChanges says, for each changed side, what changed since the confirmed
-// blob, when the repository holds that blob.
-func (r *Repo) addChanges(p *Pair) {
-	for i := range p.Sides {
-		if s := &p.Sides[i]; s.State == SideChanged {
-			c := r.changesSince(s.Path, s.Recorded)
-			s.Changes = &c
-		}
-	}
-}
-
 // changesSince diffs the confirmed blob, read through `git cat-file`, with the
 // side as git would store it now.
 func (r *Repo) changesSince(rel, oid string) Changes {

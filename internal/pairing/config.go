@@ -461,14 +461,6 @@ func (r *Repo) covered(rel string) bool {
 // uses it to stay silent on commits that touch none of these.
 func (r *Repo) Relevant(rel string) bool {
 	base := path.Base(rel)
-	switch {
-	case base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base):
-		return true
-	}
-	for _, s := range r.pairingConfig().sets {
-		if rel == s.Record {
-			return true
-		}
-	}
-	return r.covered(rel)
+	return base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base) ||
+		slices.ContainsFunc(r.pairingConfig().sets, func(s *pairSet) bool { return rel == s.Record }) || r.covered(rel)
 }

@@ -158,15 +158,19 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	rep.Summary.ByStatus = map[Status]int{}
 	for i := range rep.Pairs {
 		p := &rep.Pairs[i]
-		if p.Action != "failed" && p.Action != refused {
-			r.addChanges(p)
-		}
 		if p.Sides == nil {
 			p.Sides = []Side{}
 		}
 		for j := range p.Sides {
-			if !utf8.ValidString(p.Sides[j].Path) {
-				p.Sides[j].PathQuoted = QuotePath(p.Sides[j].Path)
+			s := &p.Sides[j]
+			// What changed since the confirmed blob, for what is reported
+			// (a failed or refused --write's pairs are as they were).
+			if s.State == SideChanged && p.Action != "failed" && p.Action != refused {
+				c := r.changesSince(s.Path, s.Recorded)
+				s.Changes = &c
+			}
+			if !utf8.ValidString(s.Path) {
+				s.PathQuoted = QuotePath(s.Path)
 			}
 		}
 		rep.Summary.Pairs++
