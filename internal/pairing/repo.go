@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -82,34 +83,17 @@ const (
 )
 
 // groups returns what each record holds, in the order of the report: the
-// README folders (sorted, "." for the root) that hold a README.i18n.yaml, or a
-// README.md with a translation beside it, then the configured sets.
+// README folders (sorted, "." for the root), any folder with a README.md or a
+// README.i18n.yaml, then the configured sets.
 func (r *Repo) groups(files []string) []*pairSet {
-	record, readme, translated := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	dirs := map[string]bool{}
 	for _, f := range files {
-		dir, name := path.Split(f)
-		dir = path.Clean(dir)
-		switch {
-		case name == RecordName:
-			record[dir] = true
-		case name == BaseName:
-			readme[dir] = true
-		case IsTranslationName(name):
-			translated[dir] = true
+		if dir, name := path.Split(f); name == BaseName || name == RecordName {
+			dirs[path.Clean(dir)] = true
 		}
 	}
-	var dirs []string
-	for dir := range record {
-		dirs = append(dirs, dir)
-	}
-	for dir := range readme {
-		if translated[dir] && !record[dir] {
-			dirs = append(dirs, dir)
-		}
-	}
-	sort.Strings(dirs)
 	var gs []*pairSet
-	for _, d := range dirs {
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		gs = append(gs, &pairSet{Record: join(d, RecordName), recordDir: d, readme: true})
 	}
 	return append(gs, r.pairingConfig().sets...)
