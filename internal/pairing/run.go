@@ -233,36 +233,22 @@ func (r *Repo) argPath(base, arg string) (string, error) {
 // or the pairs with a side at rel (a configured set's before a README
 // folder's), or the verdict on the record that should name it.
 func (r *Repo) selectArg(arg, rel string, groups []*pairSet, verdicts map[string][]Pair) (*pairSet, []Pair, error) {
-	isRecord := path.Base(rel) == RecordName
-	for _, s := range groups {
-		if rel == s.Record {
-			isRecord = true
-			var pick []Pair
-			for _, p := range verdicts[s.Record] {
-				if p.Status != Unrecorded {
-					pick = append(pick, p)
-				}
-			}
-			if len(pick) > 0 {
-				return s, pick, nil
-			}
-		}
-	}
-	if isRecord {
-		return nil, nil, usageErr("%s: no such record", QuotePath(arg))
-	}
+	isRecord := path.Base(rel) == RecordName || slices.ContainsFunc(groups, func(s *pairSet) bool { return rel == s.Record })
 	i := slices.IndexFunc(groups, func(s *pairSet) bool { return !s.readme })
 	setsFirst := slices.Concat(groups[max(i, 0):], groups[:max(i, 0)])
 	for _, s := range setsFirst {
 		var pick []Pair
 		for _, p := range verdicts[s.Record] {
-			if p.Has(rel) {
+			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.Has(rel) {
 				pick = append(pick, p)
 			}
 		}
 		if len(pick) > 0 {
 			return s, pick, nil
 		}
+	}
+	if isRecord {
+		return nil, nil, usageErr("%s: no such record", QuotePath(arg))
 	}
 	_, statErr := os.Lstat(r.Abs(rel))
 	for _, s := range setsFirst {
