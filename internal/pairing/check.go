@@ -173,21 +173,16 @@ func (r *Repo) loadRecord(p *Pair, paths bool) bool {
 	return true
 }
 
-// recorded is one side as a record lists it: its repository-relative path and hash.
-type recorded struct{ path, hash string }
-
-// judge hashes each recorded side and gives the pair its sides, status and
-// message.
-func (r *Repo) judge(p *Pair, sides []recorded) {
+// judge hashes each side a record lists (its Path and Recorded hash) and gives
+// the pair its sides, status and message.
+func (r *Repo) judge(p *Pair, sides []Side) {
 	recRel := p.Record
-	var changed, missing, unreadable []string
-	var paths []string
-	for _, e := range sides {
-		paths = append(paths, e.path)
+	var changed, missing, unreadable, paths []string
+	for _, s := range sides {
+		paths = append(paths, s.Path)
 	}
 	r.prefetch(paths)
-	for _, e := range sides {
-		s := Side{Path: e.path, Recorded: e.hash}
+	for _, s := range sides {
 		h, err := r.hashSide(s.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -196,7 +191,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		case err != nil:
 			s.State, s.Problem = SideUnreadable, plainErr(err)
 			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
-		case h == e.hash:
+		case h == s.Recorded:
 			s.State, s.Current = SideUnchanged, h
 		default:
 			s.State, s.Current = SideChanged, h

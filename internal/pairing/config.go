@@ -344,7 +344,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	}
 	base := Pair{Record: s.Record, Set: s.Name}
 	var rec *Record
-	recRecorded := map[string][]recorded{} // doc key → recorded sides
+	recRecorded := map[string][]Side{} // doc key → recorded sides
 	var recOrder []string
 	// A record that is there, even as a symbolic link to nothing, is read: one
 	// that cannot be is its verdict, never "no record yet".
@@ -375,7 +375,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			if _, seen := recRecorded[key]; !seen {
 				recOrder = append(recOrder, key)
 			}
-			recRecorded[key] = append(recRecorded[key], recorded{rel, e.Hash})
+			recRecorded[key] = append(recRecorded[key], Side{Path: rel, Recorded: e.Hash})
 		}
 	}
 	var out []Pair
@@ -388,7 +388,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		out = append(out, p)
 		named := map[string]bool{}
 		for _, rs := range recRecorded[key] {
-			named[rs.path] = true
+			named[rs.Path] = true
 		}
 		if d := docs[key]; d != nil {
 			var extra []string
