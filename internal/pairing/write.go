@@ -200,10 +200,9 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	if len(now) == 0 {
 		return fail("failed", errors.New("what was named changed while waiting for the lock; check again"))
 	}
-	var rec *Record
+	rec := now[0].record // every pair of the group holds the same record, or none
 	hashes := map[string]string{}
 	var add []Entry
-	todo := false
 	name := func(rel string) string { return strings.TrimPrefix(rel, path.Dir(recRel)+"/") }
 	for _, p := range now {
 		switch {
@@ -218,10 +217,6 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 		case p.Status == Changed && !o.OtherSideNeedsNoChange:
 			return fail(refused, errors.New(r.oneSided(p)))
 		}
-		if p.record != nil {
-			rec = p.record
-		}
-		todo = todo || p.Status != Confirmed
 		for _, s := range p.Sides {
 			if p.Status != Unrecorded {
 				hashes[name(s.Path)] = s.Current
@@ -238,10 +233,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 			}
 		}
 	}
-	action, wrote, err := "unchanged", []Written(nil), error(nil)
-	if todo || len(add) > 0 {
-		action, wrote, err = r.writeRecord(recRel, rec, hashes, add, !s.readme)
-	}
+	action, wrote, err := r.writeRecord(recRel, rec, hashes, add, !s.readme)
 	if err != nil {
 		return fail("failed", err)
 	}
