@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 )
@@ -112,13 +111,6 @@ func (p Pair) Has(rel string) bool {
 		}
 	}
 	return false
-}
-
-func join(folder, name string) string {
-	if folder == "." || folder == "" {
-		return name
-	}
-	return path.Join(folder, name)
 }
 
 // readRecord reads a record after checking that it, through any symbolic links,

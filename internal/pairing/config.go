@@ -356,11 +356,11 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		base, rec = p, p.record
 		if s.readme {
 			for _, e := range rec.Entries {
-				r.readmeNamed[join(s.recordDir, e.Name)] = true
+				r.readmeNamed[path.Join(s.recordDir, e.Name)] = true
 			}
 		}
 		for _, e := range rec.Entries {
-			rel := join(s.recordDir, e.Name)
+			rel := path.Join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
 			if s.readme {
 				key, ok = "", true // a README record may pair any files of its folder
@@ -431,7 +431,7 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 	}
 	matches, what, them := "the other languages of the document", "one document in several languages", "them"
 	if s.readme {
-		b := QuotePath(join(s.recordDir, BaseName))
+		b := QuotePath(path.Join(s.recordDir, BaseName))
 		matches, what, them = b, "beside "+b, "the pair"
 	}
 	if hasRecord {

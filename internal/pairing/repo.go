@@ -94,7 +94,7 @@ func (r *Repo) groups(files []string) []*pairSet {
 	}
 	var gs []*pairSet
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		gs = append(gs, &pairSet{Record: join(d, RecordName), recordDir: d, readme: true})
+		gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true})
 	}
 	return append(gs, r.pairingConfig().sets...)
 }

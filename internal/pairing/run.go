@@ -103,7 +103,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 				return nil, err
 			}
 			rels = append(rels, rel)
-			for _, f := range []string{rel, join(path.Dir(rel), RecordName)} {
+			for _, f := range []string{rel, path.Join(path.Dir(rel), RecordName)} {
 				if _, err := os.Lstat(r.Abs(f)); err == nil && !slices.Contains(files, f) {
 					files = append(slices.Clip(files), f)
 				}
@@ -138,7 +138,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			order = append(order, s)
 		}
 		for _, p := range pick {
-			if !hasPair(selected[s.Record], p) {
+			if !slices.ContainsFunc(selected[s.Record], func(q Pair) bool { return q.Status == p.Status && q.Label() == p.Label() }) {
 				selected[s.Record] = append(selected[s.Record], p)
 			}
 		}
@@ -148,7 +148,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		dir, base := path.Split(s.Record)
 		dir = path.Clean(dir)
 		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-			rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
+			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(dir, n))
 		}
 		if o.Write && len(pairs) > 0 {
 			pairs = r.writeGroup(s, pairs, o)
@@ -194,15 +194,6 @@ func (r *Repo) prefetchAll(files []string) {
 		}
 	}
 	r.prefetch(sides)
-}
-
-func hasPair(ps []Pair, p Pair) bool {
-	for _, q := range ps {
-		if q.Record == p.Record && q.Status == p.Status && q.Label() == p.Label() {
-			return true
-		}
-	}
-	return false
 }
 
 // argPath turns an argument into a repository-relative path, refusing one

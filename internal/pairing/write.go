@@ -308,11 +308,11 @@ func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string,
 	action, perm := "rewrote", fs.FileMode(0o644)
 	if rec == nil {
 		if len(fresh) < 2 {
-			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(join(dir, add[0].Name)))
+			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(path.Join(dir, add[0].Name)))
 		}
 		// README.md first, then the translations by name.
 		sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Name == BaseName && fresh[j].Name != BaseName })
-		hint := join(dir, fresh[0].Name)
+		hint := path.Join(dir, fresh[0].Name)
 		if QuotePath(hint) != hint {
 			// A comment cannot hold what a terminal would act on, or bytes that are
 			// not UTF-8 (the record would not parse): name the side generically.
@@ -324,11 +324,11 @@ func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string,
 	}
 	for _, e := range rec.Entries {
 		if h, ok := hashes[e.Name]; ok && h != e.Hash {
-			wrote = append(wrote, Written{Path: join(dir, e.Name), From: e.Hash, To: h})
+			wrote = append(wrote, Written{Path: path.Join(dir, e.Name), From: e.Hash, To: h})
 		}
 	}
 	for _, e := range fresh {
-		wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
+		wrote = append(wrote, Written{Path: path.Join(dir, e.Name), To: e.Hash})
 	}
 	if len(wrote) == 0 {
 		return "unchanged", nil, nil
