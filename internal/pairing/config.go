@@ -378,41 +378,37 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			recRecorded[key] = append(recRecorded[key], Side{Path: rel, Recorded: e.Hash})
 		}
 	}
-	var out []Pair
-	done := map[string]bool{}
-	for _, key := range recOrder {
-		done[key] = true
-		p := base
-		p.doc = key
-		r.judge(&p, recRecorded[key])
-		out = append(out, p)
-		named := map[string]bool{}
-		for _, rs := range recRecorded[key] {
-			named[rs.Path] = true
-		}
-		if d := docs[key]; d != nil {
-			var extra []string
-			for _, f := range s.sides(d) {
-				if !named[f] {
-					extra = append(extra, f)
-				}
-			}
-			// Beside a README.md, what is new must be a translation.
-			if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
-				out = append(out, r.unrecordedDoc(s, base, key, extra, true))
-			}
-		}
-	}
+	// The recorded documents in the record's order, then the others by key.
 	sort.Strings(order)
 	for _, key := range order {
-		d := docs[key]
-		if done[key] || len(d) < 2 || s.readme && d[""] == "" {
-			continue // recorded, or nothing to pair yet
+		if recRecorded[key] == nil {
+			recOrder = append(recOrder, key)
 		}
-		if slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
-			continue // a README.i18n.yaml beside it already pairs it (checked first)
+	}
+	var out []Pair
+	for _, key := range recOrder {
+		d, named := docs[key], map[string]bool{}
+		if sides := recRecorded[key]; sides != nil {
+			p := base
+			p.doc = key
+			r.judge(&p, sides)
+			out = append(out, p)
+			for _, rs := range sides {
+				named[rs.Path] = true
+			}
+		} else if len(d) < 2 || slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
+			continue // nothing to pair yet, or a README.i18n.yaml beside it pairs it (checked first)
 		}
-		out = append(out, r.unrecordedDoc(s, base, key, s.sides(d), rec != nil))
+		var extra []string
+		for _, f := range s.sides(d) {
+			if !named[f] {
+				extra = append(extra, f)
+			}
+		}
+		// Beside a README.md, what is new must be a translation.
+		if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
+			out = append(out, r.unrecordedDoc(s, base, key, extra, rec != nil))
+		}
 	}
 	return out
 }
