@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -38,13 +39,10 @@ var ops = fileOps{
 // and path is untouched. A temporary file is removed by Release when the
 // process is told to stop; one a killed process left, by RemoveStaleTemps.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir := filepath.Dir(path)
 	// The leading dot and trailing .tmp keep a leftover from a crash from ever
 	// being taken for a record.
-	tmp, err := ops.createTemp(dir, "."+base+".*.tmp")
+	tmp, err := ops.createTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -108,18 +106,13 @@ func RemoveStaleTemps(dir, base string) []string {
 		return nil
 	}
 	var stale []string
+	temp := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.(tmp|pid)$`)
 	for _, e := range entries {
-		mid, ok := strings.CutPrefix(e.Name(), "."+base+".")
-		digits, ok2 := strings.CutSuffix(mid, ".tmp")
 		// A .pid file is made before its lock is taken: it is stale only once
 		// its process is gone, or a run would remove a live writer's file and
 		// fail it (0 for one not written yet counts as live).
-		pid := !ok2
-		if pid {
-			digits, ok2 = strings.CutSuffix(mid, ".pid")
-		}
-		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() &&
-			(!pid || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
+		if m := temp.FindStringSubmatch(e.Name()); m != nil && e.Type().IsRegular() &&
+			(m[1] == "tmp" || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
 			stale = append(stale, e.Name())
 		}
 	}
