@@ -169,7 +169,7 @@ func (r *Repo) loadRecord(p *Pair, paths bool) bool {
 // the pair its sides, status and message.
 func (r *Repo) judge(p *Pair, sides []Side) {
 	recRel := p.Record
-	var changed, missing, unreadable, paths []string
+	var changed, unchanged, missing, unreadable, paths []string
 	for _, s := range sides {
 		paths = append(paths, s.Path)
 	}
@@ -185,6 +185,7 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
 		case h == s.Recorded:
 			s.State, s.Current = SideUnchanged, h
+			unchanged = append(unchanged, QuotePath(s.Path))
 		default:
 			s.State, s.Current = SideChanged, h
 			changed = append(changed, QuotePath(s.Path))
@@ -208,14 +209,8 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(recRel))
 	case len(changed) == 1:
 		p.Status = Changed
-		var others []string
-		for _, s := range p.Sides {
-			if s.State == SideUnchanged {
-				others = append(others, QuotePath(s.Path))
-			}
-		}
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
-			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
+			changed[0], list(unchanged), writeHint, list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 	default:
 		p.Status = BothChanged
 		adverb := ""

@@ -269,18 +269,17 @@ func (r *Repo) oneSided(p Pair) string {
 // existing one inside the repository: a symbolic link on the way must not lead
 // the new folders out of it.
 func (r *Repo) makeRecordFolder(recRel string) error {
-	recAbs := r.Abs(recRel)
-	existing := filepath.Dir(recAbs)
-	for {
-		if _, err := os.Lstat(existing); err == nil || existing == r.Root {
+	existing := path.Dir(recRel)
+	for existing != "." {
+		if _, err := os.Lstat(r.Abs(existing)); err == nil {
 			break
 		}
-		existing = filepath.Dir(existing)
+		existing = path.Dir(existing)
 	}
-	if real, err := filepath.EvalSymlinks(existing); err != nil || !r.inside(real) {
-		return fmt.Errorf("the folder of %s: %w", QuotePath(recRel), errOutside)
+	if _, err := r.resolve(existing); err != nil {
+		return fmt.Errorf("the folder of %s: %w", QuotePath(recRel), err)
 	}
-	if err := os.MkdirAll(filepath.Dir(recAbs), 0o755); err != nil {
+	if err := os.MkdirAll(r.Abs(path.Dir(recRel)), 0o755); err != nil {
 		return writeErr(recRel, err)
 	}
 	return nil
