@@ -97,22 +97,18 @@ func readBack(path string, data []byte) error {
 
 // RemoveStaleTemps removes, in dir, the temporary files a --write of base left
 // when its process was killed before it could clean up (".README.i18n.yaml.
-// <digits>.tmp" and ".pid"). It takes the record's lock first, without waiting:
-// while another --write holds it, its files are live and stay. It returns the
-// names it removed.
+// <digits>.tmp", and the lock file its system released). It takes the record's
+// lock first, without waiting: while another --write holds it, its files are
+// live and stay. It returns the names it removed.
 func RemoveStaleTemps(dir, base string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var stale []string
-	temp := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.(tmp|pid)$`)
+	temp := regexp.MustCompile(`^(\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.tmp|` + regexp.QuoteMeta(base) + `\.lock)$`)
 	for _, e := range entries {
-		// A .pid file is made before its lock is taken: it is stale only once
-		// its process is gone, or a run would remove a live writer's file and
-		// fail it (0 for one not written yet counts as live).
-		if m := temp.FindStringSubmatch(e.Name()); m != nil && e.Type().IsRegular() &&
-			(m[1] == "tmp" || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
+		if temp.MatchString(e.Name()) && e.Type().IsRegular() {
 			stale = append(stale, e.Name())
 		}
 	}
