@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -84,92 +86,101 @@ func (r *Repo) pairingConfig() *configState {
 	return c
 }
 
+// configFile is the config as written: a set's record and languages stay
+// nodes, for their lines and the languages' order.
+type configFile struct {
+	Sets *[]configSet
+}
+
+type configSet struct {
+	Name              string
+	Record, Languages yaml.Node
+	Exclude           []string
+}
+
+// configWords says yaml.v3's errors on the config in its own words, by the Go
+// type the YAML did not fit, or whose key it did not know.
+var (
+	configWords = map[string]string{
+		"pairing.configFile":  `expected a mapping with "sets:"`,
+		"[]pairing.configSet": `"sets" must be a list of sets`,
+		"pairing.configSet":   "a set must be a mapping with record and languages",
+		"[]string":            "exclude must be a list of patterns",
+		"string":              "name and each exclude pattern must be strings",
+	}
+	configKeys = map[string]string{
+		"pairing.configFile": `(the config has only "sets")`,
+		"pairing.configSet":  "in a set (name, record, languages, exclude)",
+	}
+	yamlTypeErr = regexp.MustCompile(`^line (\d+): (?:field (.*) not found|cannot unmarshal .*) in(?:to| type) (\S+)$`)
+)
+
 // parseConfig parses and checks a config; it guesses nothing.
 func parseConfig(data []byte) ([]*pairSet, error) {
 	fail := func(line int, format string, a ...any) ([]*pairSet, error) {
 		return nil, recordErr(line, format, a...)
 	}
-	top, err := decodeYAML(data, "empty config: expected \"sets:\" with a list of sets")
-	if err != nil {
+	if _, err := decodeYAML(data, "empty config: expected \"sets:\" with a list of sets"); err != nil {
 		return nil, err
 	}
-	if top.Kind != yaml.MappingNode {
-		return fail(top.Line, "expected a mapping with \"sets:\"")
-	}
-	var setsNode *yaml.Node
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k := top.Content[i]
-		if k.Value != "sets" {
-			return fail(k.Line, "unknown key %q (the config has only \"sets\")", k.Value)
+	var c configFile
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, yamlError(err)
 		}
-		setsNode = top.Content[i+1]
+		m := yamlTypeErr.FindStringSubmatch(te.Errors[0])
+		if m == nil || m[2] == "" && configWords[m[3]] == "" || m[2] != "" && configKeys[m[3]] == "" {
+			return nil, recordErr(0, "%s", te.Errors[0])
+		}
+		line, _ := strconv.Atoi(m[1])
+		if m[2] != "" {
+			return fail(line, "unknown key %q %s", m[2], configKeys[m[3]])
+		}
+		return fail(line, "%s", configWords[m[3]])
 	}
-	if setsNode == nil || setsNode.Kind != yaml.SequenceNode {
-		return fail(top.Line, "\"sets\" must be a list of sets")
+	if c.Sets == nil {
+		return fail(1, "\"sets\" must be a list of sets")
 	}
 	var sets []*pairSet
 	records := map[string]int{}
-	for _, sn := range setsNode.Content {
-		if sn.Kind != yaml.MappingNode {
-			return fail(sn.Line, "a set must be a mapping with record and languages")
+	for _, cs := range *c.Sets {
+		s := &pairSet{Name: cs.Name, Record: cs.Record.Value}
+		line := cmp.Or(cs.Record.Line, cs.Languages.Line)
+		if cs.Record.Kind != yaml.ScalarNode && cs.Record.Kind != 0 {
+			return fail(line, "record must be a string")
 		}
-		s := &pairSet{}
-		var langs *yaml.Node
-		for i := 0; i+1 < len(sn.Content); i += 2 {
-			k, v := sn.Content[i], sn.Content[i+1]
-			switch k.Value {
-			case "name", "record":
-				if v.Kind != yaml.ScalarNode {
-					return fail(v.Line, "%s must be a string", k.Value)
-				}
-				if k.Value == "name" {
-					s.Name = v.Value
-				} else {
-					s.Record = v.Value
-				}
-			case "languages":
-				langs = v
-			case "exclude":
-				if v.Kind != yaml.SequenceNode {
-					return fail(v.Line, "exclude must be a list of patterns")
-				}
-				for _, e := range v.Content {
-					if e.Kind != yaml.ScalarNode || e.Value == "" {
-						return fail(e.Line, "an exclude pattern must be a string")
-					}
-					x, err := compilePattern(e.Value)
-					if err != nil {
-						return fail(e.Line, "exclude pattern %q: %s", e.Value, err)
-					}
-					s.exclude = append(s.exclude, x)
-				}
-			default:
-				return fail(k.Line, "unknown key %q in a set (name, record, languages, exclude)", k.Value)
+		for _, e := range cs.Exclude {
+			x, err := compilePattern(e)
+			if err != nil {
+				return fail(line, "exclude pattern %q: %s", e, err)
 			}
+			s.exclude = append(s.exclude, x)
 		}
 		if s.Record == "" {
-			return fail(sn.Line, "a set needs a record: the path of the file that holds its hashes")
+			return fail(line, "a set needs a record: the path of the file that holds its hashes")
 		}
 		if err := checkName(s.Record, true); err != nil {
-			return fail(sn.Line, "record %q %s", s.Record, err)
+			return fail(line, "record %q %s", s.Record, err)
 		}
 		if path.Base(s.Record) == RecordName || s.Record == ConfigName {
-			return fail(sn.Line, "record %q: %s files are the README pairs' own records; name the set's record otherwise (e.g. translations.i18n.yaml)", s.Record, RecordName)
+			return fail(line, "record %q: %s files are the README pairs' own records; name the set's record otherwise (e.g. translations.i18n.yaml)", s.Record, RecordName)
 		}
 		if prev, dup := records[s.Record]; dup {
-			return fail(sn.Line, "record %q is already the record of the set on line %d", s.Record, prev)
+			return fail(line, "record %q is already the record of the set on line %d", s.Record, prev)
 		}
-		records[s.Record] = sn.Line
+		records[s.Record] = line
 		s.recordDir = path.Dir(s.Record)
-		if s.Name == "" {
-			s.Name = s.Record
-		}
-		if langs == nil || langs.Kind != yaml.MappingNode || len(langs.Content) < 4 {
-			return fail(sn.Line, "a set needs languages: a mapping of two or more language tags to patterns")
+		s.Name = cmp.Or(s.Name, s.Record)
+		langs := cs.Languages.Content
+		if cs.Languages.Kind != yaml.MappingNode || len(langs) < 4 {
+			return fail(line, "a set needs languages: a mapping of two or more language tags to patterns")
 		}
 		seen := map[string]bool{}
-		for i := 0; i+1 < len(langs.Content); i += 2 {
-			k, v := langs.Content[i], langs.Content[i+1]
+		for i := 0; i+1 < len(langs); i += 2 {
+			k, v := langs[i], langs[i+1]
 			if !langTag.MatchString(k.Value) {
 				return fail(k.Line, "%q is not a language tag (like en, zh-CN, pt_BR, zh-Hans)", k.Value)
 			}
