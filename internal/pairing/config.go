@@ -98,22 +98,17 @@ type configSet struct {
 	Exclude           []string
 }
 
-// configWords says yaml.v3's errors on the config in its own words, by the Go
-// type the YAML did not fit, or whose key it did not know.
-var (
-	configWords = map[string]string{
-		"pairing.configFile":  `expected a mapping with "sets:"`,
-		"[]pairing.configSet": `"sets" must be a list of sets`,
-		"pairing.configSet":   "a set must be a mapping with record and languages",
-		"[]string":            "exclude must be a list of patterns",
-		"string":              "name and each exclude pattern must be strings",
-	}
-	configKeys = map[string]string{
-		"pairing.configFile": `(the config has only "sets")`,
-		"pairing.configSet":  "in a set (name, record, languages, exclude)",
-	}
-	yamlTypeErr = regexp.MustCompile(`^line (\d+): (?:field (.*) not found|cannot unmarshal .*) in(?:to| type) (\S+)$`)
-)
+// configWords says yaml.v3's errors on the config in the tool's words, by the
+// Go type the YAML did not fit: what it must be, and the keys it knows.
+var configWords = map[string][2]string{
+	"pairing.configFile":  {`expected a mapping with "sets:"`, `(the config has only "sets")`},
+	"[]pairing.configSet": {`"sets" must be a list of sets`},
+	"pairing.configSet":   {"a set must be a mapping with record and languages", "in a set (name, record, languages, exclude)"},
+	"[]string":            {"exclude must be a list of patterns"},
+	"string":              {"name and each exclude pattern must be strings"},
+}
+
+var yamlTypeErr = regexp.MustCompile(`^line (\d+): (?:field (.*) not found|cannot unmarshal .*) in(?:to| type) (\S+)$`)
 
 // parseConfig parses and checks a config; it guesses nothing.
 func parseConfig(data []byte) ([]*pairSet, error) {
@@ -132,14 +127,14 @@ func parseConfig(data []byte) ([]*pairSet, error) {
 			return nil, yamlError(err)
 		}
 		m := yamlTypeErr.FindStringSubmatch(te.Errors[0])
-		if m == nil || m[2] == "" && configWords[m[3]] == "" || m[2] != "" && configKeys[m[3]] == "" {
-			return nil, recordErr(0, "%s", te.Errors[0])
+		if m == nil || configWords[m[3]][min(len(m[2]), 1)] == "" {
+			return fail(0, "%s", te.Errors[0])
 		}
 		line, _ := strconv.Atoi(m[1])
 		if m[2] != "" {
-			return fail(line, "unknown key %q %s", m[2], configKeys[m[3]])
+			return fail(line, "unknown key %q %s", m[2], configWords[m[3]][1])
 		}
-		return fail(line, "%s", configWords[m[3]])
+		return fail(line, "%s", configWords[m[3]][0])
 	}
 	if c.Sets == nil {
 		return fail(1, "\"sets\" must be a list of sets")
