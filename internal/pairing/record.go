@@ -79,9 +79,12 @@ func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	}
 	rec := &Record{data: data, flow: m.Style&yaml.FlowStyle != 0, paths: paths}
 	seen := map[string]int{}
+	plain := func(n *yaml.Node) bool {
+		return n.Kind == yaml.ScalarNode && n.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && n.Anchor == ""
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || k.Anchor != "" {
+		if !plain(k) {
 			return nil, recordErr(k.Line, "a key must be a plain file name, found %s", kindName(k))
 		}
 		if err := checkName(k.Value, paths); err != nil {
@@ -91,7 +94,7 @@ func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 			return nil, recordErr(k.Line, "%q is listed twice (first on line %d)", k.Value, prev)
 		}
 		seen[k.Value] = k.Line
-		if v.Kind != yaml.ScalarNode || v.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.Anchor != "" {
+		if !plain(v) {
 			return nil, recordErr(v.Line, "the hash of %q must be a single hexadecimal string, found %s", k.Value, kindName(v))
 		}
 		if err := checkHash(v.Value, f); err != nil {
@@ -108,12 +111,6 @@ func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	return rec, nil
 }
 
-// checkName accepts only a file name below the record's folder: in its own
-// folder (bare names, a README record) or, with paths (a set's record), a
-// slash-separated path with no empty, "." or ".." segment; never anything
-// absolute, a backslash or a control character. A record that could name ../x or
-// /etc/x would let a hash check, and a --write, reach outside the folder a
-// reviewer is looking at.
 // decodeYAML decodes the one YAML document of a record or config: its top
 // node, or a *RecordError (empty says what an empty file should have held).
 func decodeYAML(data []byte, empty string) (*yaml.Node, error) {
@@ -136,6 +133,12 @@ func decodeYAML(data []byte, empty string) (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
+// checkName accepts only a file name below the record's folder: in its own
+// folder (bare names, a README record) or, with paths (a set's record), a
+// slash-separated path with no empty, "." or ".." segment; never anything
+// absolute, a backslash or a control character. A record that could name ../x or
+// /etc/x would let a hash check, and a --write, reach outside the folder a
+// reviewer is looking at.
 func checkName(name string, paths bool) error {
 	segs := strings.Split(name, "/")
 	switch {

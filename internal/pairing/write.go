@@ -287,12 +287,7 @@ func (r *Repo) makeRecordFolder(recRel string) error {
 func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, paths bool) (string, []Written, error) {
 	recAbs, dir := r.Abs(recRel), path.Dir(recRel)
 	var wrote []Written
-	var fresh []Entry
-	for _, e := range add {
-		if rec == nil || rec.Hash(e.Name) == "" {
-			fresh = append(fresh, e)
-		}
-	}
+	fresh := add // writeGroup adds only what rec does not list
 	action, perm := "rewrote", fs.FileMode(0o644)
 	if rec == nil {
 		if len(fresh) < 2 {
