@@ -79,7 +79,14 @@ func lockRecord(abs string, wait time.Duration) (func(), error) {
 				n, _ := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 				f.Truncate(int64(n))
 				hold(lock, true)
-				return func() { os.Remove(lock); hold(lock, false); f.Close() }, nil
+				return func() {
+					os.Remove(lock)
+					hold(lock, false)
+					f.Close()
+					if removeAfterClose {
+						os.Remove(lock) // fails while another has it open, as it must
+					}
+				}, nil
 			}
 		}
 		f.Close()

@@ -7,6 +7,10 @@ import (
 	"syscall"
 )
 
+// removeAfterClose is false: removing the name of a released lock could
+// remove a file another process has just made and locked.
+const removeAfterClose = false
+
 // errLocked is what tryLock returns while another holds the lock.
 var errLocked = syscall.EWOULDBLOCK
 

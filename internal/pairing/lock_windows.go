@@ -6,6 +6,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// removeAfterClose is true: Windows cannot remove a file this process has
+// open, and refuses while any other has it open too.
+const removeAfterClose = true
+
 // errLocked is what tryLock returns while another holds the lock.
 var errLocked = windows.ERROR_LOCK_VIOLATION
 
