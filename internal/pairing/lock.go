@@ -73,20 +73,13 @@ func lockRecord(abs string, wait time.Duration) (func(), error) {
 		}
 		if err = tryLock(f); err == nil {
 			// The lock is the file's, not the name's: a holder removes the name
-			// before it releases, and a lock on a file no longer named is none.
+			// as it releases, and a lock on a file no longer named is none.
 			info, _ := f.Stat()
 			if now, err := os.Lstat(lock); err == nil && os.SameFile(info, now) {
 				n, _ := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 				f.Truncate(int64(n))
 				hold(lock, true)
-				return func() {
-					os.Remove(lock)
-					hold(lock, false)
-					f.Close()
-					if removeAfterClose {
-						os.Remove(lock) // fails while another has it open, as it must
-					}
-				}, nil
+				return func() { hold(lock, false); release(f, lock) }, nil
 			}
 		}
 		f.Close()

@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// removeAfterClose is false: removing the name of a released lock could
-// remove a file another process has just made and locked.
-const removeAfterClose = false
+// release removes the lock's name, then the lock: once released, the name
+// could be a newer holder's file.
+func release(f *os.File, lock string) { os.Remove(lock); f.Close() }
 
 // errLocked is what tryLock returns while another holds the lock.
 var errLocked = syscall.EWOULDBLOCK

@@ -6,9 +6,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// removeAfterClose is true: Windows cannot remove a file this process has
-// open, and refuses while any other has it open too.
-const removeAfterClose = true
+// release closes the lock, then removes its name: Windows cannot remove a
+// file while any process has it open, so a newer holder's file stays.
+func release(f *os.File, lock string) { f.Close(); os.Remove(lock) }
 
 // errLocked is what tryLock returns while another holds the lock.
 var errLocked = windows.ERROR_LOCK_VIOLATION
