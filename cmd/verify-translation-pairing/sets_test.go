@@ -267,6 +267,16 @@ func TestAutocrlfPairIsConfirmed(t *testing.T) {
 	if r := cli(root); r.code != 0 {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
+	// --json says git converted the side: the hash of its bytes, and why.
+	var rep pairing.Report
+	if err := json.Unmarshal([]byte(cli(root, "--json").stdout), &rep); err != nil || len(rep.Pairs) != 1 {
+		t.Fatalf("--json: %v %+v", err, rep)
+	}
+	raw := strings.TrimSpace(gitCmd(t, root, "hash-object", "--no-filters", "README.md"))
+	c := rep.Pairs[0].Sides[0].Conversion
+	if c == nil || c.Raw != raw || c.Raw == rep.Pairs[0].Sides[0].Current || c.Attributes["core.autocrlf"] != "true" {
+		t.Errorf("conversion %+v, want raw %s and core.autocrlf true", c, raw)
+	}
 }
 
 // A set's patterns lie below its record's folder; a side reached through a

@@ -41,8 +41,9 @@ store it (20 lines a side in text, --diff for all, --json up to 64 KiB).
 
 With no path, every pair in the repository is checked (files git lists, tracked
 or not ignored; a folder walk outside git). A path names a record or one side
-of a pair. Paths in text output are quoted as git quotes them (control
-characters, escape sequences and bytes that are not UTF-8 are escaped).
+of a pair, read as it is in the working tree (even one git ignores). Paths in
+text output are quoted as git quotes them (control characters, escape
+sequences and bytes that are not UTF-8 are escaped).
 
 Each pair gets one line and one status:
   confirmed     no side changed since confirmation
@@ -52,7 +53,8 @@ Each pair gets one line and one status:
   malformed     the record or the config is not valid (bad YAML, a path
                 outside its folder, a bad hash, an unknown key)
   unreadable    the record, the config or a side cannot be read (permissions,
-                not a regular file, a symbolic link out of the repository)
+                not a regular file, a symbolic link out of the repository;
+                a record or config that is a link to nothing)
   unrecorded    a translation has no record, or is not named in it
 
 Options:

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -86,10 +84,8 @@ type Pair struct {
 	// README pair.
 	Set string `json:"set,omitempty"`
 
-	folder string   // repository-relative folder
-	record *Record  // nil unless the record parsed
-	set    *pairSet // the configured set, for a set's document
-	doc    string   // the document's key within its set
+	record *Record // nil unless the record parsed
+	doc    string  // the document's key within its set
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -117,43 +113,6 @@ func (p Pair) Has(rel string) bool {
 	return false
 }
 
-func join(folder, name string) string {
-	if folder == "." || folder == "" {
-		return name
-	}
-	return path.Join(folder, name)
-}
-
-// CheckFolder returns the verdicts for the repository-relative folder: one for its
-// record, if any, and one for translations beside README.md that no record names.
-// A malformed or unreadable record hides the second: what it names is unknown.
-func (r *Repo) CheckFolder(folder string) []Pair {
-	recRel := join(folder, RecordName)
-	var out []Pair
-	named := map[string]bool{}
-	recAbs := r.Abs(recRel)
-	_, lerr := os.Lstat(recAbs)
-	hasRecord := lerr == nil
-	if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
-		return []Pair{{Status: Unreadable, Record: recRel, folder: folder,
-			Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(recRel), plainErr(lerr))}}
-	}
-	if hasRecord {
-		p := r.checkRecord(folder, recRel)
-		out = append(out, p)
-		if p.record == nil {
-			return out
-		}
-		for _, e := range p.record.Entries {
-			named[e.Name] = true
-		}
-	}
-	if u, ok := r.unrecorded(folder, named, hasRecord); ok {
-		out = append(out, u)
-	}
-	return out
-}
-
 // readRecord reads a record after checking that it, through any symbolic links,
 // stays inside the repository and is a regular file.
 func (r *Repo) readRecord(recRel string) ([]byte, error) {
@@ -162,12 +121,7 @@ func (r *Repo) readRecord(recRel string) ([]byte, error) {
 		return nil, err
 	}
 	// A record is a few lines; refuse something absurd rather than read it all.
-	const limit = 1 << 20
-	data, err := readRegular(abs, limit)
-	if err != nil && strings.HasPrefix(err.Error(), "larger than") {
-		return nil, fmt.Errorf("larger than %d bytes: not a record", limit)
-	}
-	return data, err
+	return readRegular(abs, 1<<20)
 }
 
 // errOutside marks a path that leads out of the repository through a symbolic link.
@@ -185,18 +139,6 @@ func (r *Repo) resolve(rel string) (string, error) {
 		return "", fmt.Errorf("%w (to %s)", errOutside, QuotePath(real))
 	}
 	return real, nil
-}
-
-func (r *Repo) checkRecord(folder, recRel string) Pair {
-	p := Pair{Record: recRel, folder: folder}
-	if r.loadRecord(&p, false) {
-		var sides []recorded
-		for _, e := range p.record.Entries {
-			sides = append(sides, recorded{join(folder, e.Name), e.Hash})
-		}
-		r.judge(&p, sides)
-	}
-	return p
 }
 
 // loadRecord reads and parses p's record into p.record (a set's record, whose
@@ -223,22 +165,16 @@ func (r *Repo) loadRecord(p *Pair, paths bool) bool {
 	return true
 }
 
-// recorded is one side as a record lists it: its repository-relative path and hash.
-type recorded struct{ path, hash string }
-
-// judge hashes each recorded side and gives the pair its sides, status and
-// message. For a changed side it adds what changed since the confirmed blob,
-// when the repository holds that blob.
-func (r *Repo) judge(p *Pair, sides []recorded) {
+// judge hashes each side a record lists (its Path and Recorded hash) and gives
+// the pair its sides, status and message.
+func (r *Repo) judge(p *Pair, sides []Side) {
 	recRel := p.Record
-	var changed, missing, unreadable []string
-	var paths []string
-	for _, e := range sides {
-		paths = append(paths, e.path)
+	var changed, unchanged, missing, unreadable, paths []string
+	for _, s := range sides {
+		paths = append(paths, s.Path)
 	}
 	r.prefetch(paths)
-	for _, e := range sides {
-		s := Side{Path: e.path, Recorded: e.hash}
+	for _, s := range sides {
 		h, err := r.hashSide(s.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -247,8 +183,9 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		case err != nil:
 			s.State, s.Problem = SideUnreadable, plainErr(err)
 			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
-		case h == e.hash:
+		case h == s.Recorded:
 			s.State, s.Current = SideUnchanged, h
+			unchanged = append(unchanged, QuotePath(s.Path))
 		default:
 			s.State, s.Current = SideChanged, h
 			changed = append(changed, QuotePath(s.Path))
@@ -258,13 +195,7 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		}
 		p.Sides = append(p.Sides, s)
 	}
-	for i := range p.Sides {
-		if s := &p.Sides[i]; s.State == SideChanged && !r.noDiff {
-			c := r.changesSince(s.Path, s.Recorded)
-			s.Changes = &c
-		}
-	}
-	writeHint := r.fixCommand(p.Sides[0].Path)
+	writeHint := r.fixCommand(p.Sides[0].Path, false)
 	switch {
 	case len(missing) > 0:
 		p.Status = Missing
@@ -278,14 +209,8 @@ func (r *Repo) judge(p *Pair, sides []recorded) {
 		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(recRel))
 	case len(changed) == 1:
 		p.Status = Changed
-		var others []string
-		for _, s := range p.Sides {
-			if s.State == SideUnchanged {
-				others = append(others, QuotePath(s.Path))
-			}
-		}
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
-			changed[0], list(others), writeHint, list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
+			changed[0], list(unchanged), writeHint, list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 	default:
 		p.Status = BothChanged
 		adverb := ""
@@ -326,27 +251,32 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	return c
 }
 
+// sideInfo is what a run learned of a side: its absolute path once checked
+// (checkSide), git's hash of its blob and of its bytes (raw), or why there is
+// none.
+type sideInfo struct {
+	abs, hash, raw string
+	err            error
+}
+
+// side checks rel, once a run, and returns what is known of it.
+func (r *Repo) side(rel string) *sideInfo {
+	if s, ok := r.sides[rel]; ok {
+		return s
+	}
+	s := &sideInfo{}
+	s.abs, s.err = r.checkSide(rel)
+	if r.sides == nil {
+		r.sides = map[string]*sideInfo{}
+	}
+	r.sides[rel] = s
+	return s
+}
+
 // checkSide checks that a side stays inside the repository and is a regular
 // file it can open, and returns its resolved absolute path: git is given only
 // files it can read without waiting.
 func (r *Repo) checkSide(rel string) (string, error) {
-	c, ok := r.checked[rel]
-	if !ok {
-		c.abs, c.err = r.checkSideOnce(rel)
-		if r.checked == nil {
-			r.checked = map[string]checkedSide{}
-		}
-		r.checked[rel] = c
-	}
-	return c.abs, c.err
-}
-
-type checkedSide struct {
-	abs string
-	err error
-}
-
-func (r *Repo) checkSideOnce(rel string) (string, error) {
 	abs, err := r.resolve(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
@@ -369,42 +299,46 @@ func (r *Repo) checkSideOnce(rel string) (string, error) {
 
 // hashSide returns git's hash of a side after checking it (checkSide).
 func (r *Repo) hashSide(rel string) (string, error) {
-	if _, err := r.checkSide(rel); err != nil {
-		return "", err
-	}
-	hs, err := r.hashSides([]string{rel})
-	if err != nil {
-		return "", err
-	}
-	return hs[rel], nil
+	r.prefetch([]string{rel})
+	s := r.side(rel)
+	return s.hash, s.err
 }
 
-// prefetch hashes, in one git call, every path that checks out as a side, so
-// that a repository with many pairs costs one `git hash-object` and not one a
-// side. A failing batch is left to the calls for single sides, which then name
-// the side git refused.
+// prefetch hashes, in one git call, every path that checks out as a side and
+// has no hash yet, so that a repository with many pairs costs one `git
+// hash-object` and not one a side. A failing batch is left to the calls for
+// single sides, which then name the side git refused.
 func (r *Repo) prefetch(rels []string) {
-	var ok []string
+	var todo []string
 	for _, rel := range rels {
-		if _, err := r.checkSide(rel); err == nil {
-			ok = append(ok, rel)
+		if s := r.side(rel); s.err == nil && s.hash == "" {
+			todo = append(todo, rel)
 		}
 	}
-	r.hashSides(ok)
+	if len(todo) == 0 {
+		return
+	}
+	hashes, err := r.hashObjects(todo)
+	raws, rawErr := r.hashObjects(todo, "--no-filters")
+	for i, rel := range todo {
+		if err == nil {
+			r.sides[rel].hash = hashes[i]
+		} else if len(todo) == 1 {
+			r.sides[rel].err = err
+		}
+		if err == nil && rawErr == nil {
+			r.sides[rel].raw = raws[i]
+		}
+	}
 }
 
 // conversion says how git's blob of a side differs from the file's bytes, or
 // nil when it does not.
 func (r *Repo) conversion(rel, gitHash string) *Conversion {
-	abs, err := r.checkSide(rel)
-	if err != nil {
-		return nil
+	if raw := r.side(rel).raw; raw != "" && raw != gitHash {
+		return &Conversion{Raw: raw, Attributes: r.checkAttrs(rel)}
 	}
-	data, err := readRegular(abs, maxDocument)
-	if err != nil || rawHash(r.Format, data) == gitHash {
-		return nil
-	}
-	return &Conversion{Raw: rawHash(r.Format, data), Attributes: r.checkAttrs(rel)}
+	return nil
 }
 
 // Conversion is set on a side whose blob, as git would store it, differs from
@@ -417,58 +351,11 @@ type Conversion struct {
 	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
-// unrecorded finds README.<lang>.md files beside README.md that no record names.
-func (r *Repo) unrecorded(folder string, named map[string]bool, hasRecord bool) (Pair, bool) {
-	entries, err := os.ReadDir(r.Abs(folder))
-	if err != nil {
-		return Pair{}, false
-	}
-	hasBase := false
-	var extra []string
-	for _, e := range entries {
-		switch {
-		case e.Name() == BaseName:
-			hasBase = true
-		case IsTranslationName(e.Name()) && !named[e.Name()] && !r.covered(join(folder, e.Name())):
-			extra = append(extra, e.Name())
-		}
-	}
-	if !hasBase || len(extra) == 0 {
-		return Pair{}, false
-	}
-	sort.Strings(extra)
-	recRel := join(folder, RecordName)
-	p := Pair{Status: Unrecorded, Record: recRel, folder: folder}
-	names := extra
-	if !named[BaseName] {
-		names = append([]string{BaseName}, extra...)
-	}
-	var paths []string
-	for _, n := range names {
-		p.Sides = append(p.Sides, r.unrecordedSide(join(folder, n)))
-	}
-	for _, n := range extra {
-		paths = append(paths, QuotePath(join(folder, n)))
-	}
-	base := QuotePath(join(folder, BaseName))
-	first := join(folder, extra[0])
-	if hasRecord {
-		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
-			list(paths), pronoun(paths, "is", "are"), QuotePath(recRel), pronoun(paths, "it matches", "they match"), base,
-			pronoun(paths, "it", "them"), r.fixCommand(first))
-	} else {
-		p.Message = fmt.Sprintf("%s %s beside %s with no record (%s); once they match, record the pair with: %s",
-			list(paths), pronoun(paths, "is", "are"), base, QuotePath(recRel), r.fixCommand(first))
-	}
-	return p, true
-}
-
 // unrecordedSide is a side no record names yet, with its hash now.
 func (r *Repo) unrecordedSide(rel string) Side {
 	s := Side{Path: rel, State: SideUnrecorded}
-	if h, err := r.hashSide(rel); err == nil {
-		s.Current = h
-	} else {
+	var err error
+	if s.Current, err = r.hashSide(rel); err != nil {
 		s.Problem = plainErr(err)
 	}
 	return s

@@ -2,13 +2,17 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
+	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -36,14 +40,16 @@ import (
 // in the same order, so each document's path in one language names it in all.
 const ConfigName = ".translation-pairing.yaml"
 
-// pairSet is one configured set.
+// pairSet is what one record holds: a configured set, or (readme) the README
+// pair of one folder, whose record sits beside it and names files of that
+// folder by their bare names.
 type pairSet struct {
 	Name      string
 	Record    string // repository-relative path of the set's record
 	recordDir string
 	langs     []setLang
 	exclude   []setLang
-	line      int
+	readme    bool
 }
 
 type setLang struct {
@@ -58,9 +64,6 @@ type setLang struct {
 type configState struct {
 	sets []*pairSet
 	err  error // a malformed or unreadable config: reported as one verdict
-	line int
-	// present: the config file exists (even if malformed).
-	present bool
 }
 
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
@@ -71,115 +74,108 @@ func (r *Repo) pairingConfig() *configState {
 	}
 	c := &configState{}
 	r.conf = c
-	abs, err := r.resolve(ConfigName)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(r.Abs(ConfigName)); errors.Is(err, fs.ErrNotExist) {
 		return c
 	}
-	c.present = true
-	var data []byte
-	if err == nil {
-		data, err = readRegular(abs, 1<<20)
-	}
+	data, err := r.readRecord(ConfigName)
 	if err != nil {
 		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
 		return c
 	}
-	c.sets, c.line, c.err = parseConfig(data)
+	c.sets, c.err = parseConfig(data)
 	return c
 }
 
+// configFile is the config as written: a set's record and languages stay
+// nodes, for their lines and the languages' order.
+type configFile struct {
+	Sets *[]configSet
+}
+
+type configSet struct {
+	Name              string
+	Record, Languages yaml.Node
+	Exclude           []string
+}
+
+// configWords says yaml.v3's errors on the config in the tool's words, by the
+// Go type the YAML did not fit: what it must be, and the keys it knows.
+var configWords = map[string][2]string{
+	"pairing.configFile":  {`expected a mapping with "sets:"`, `(the config has only "sets")`},
+	"[]pairing.configSet": {`"sets" must be a list of sets`},
+	"pairing.configSet":   {"a set must be a mapping with record and languages", "in a set (name, record, languages, exclude)"},
+	"[]string":            {"exclude must be a list of patterns"},
+	"string":              {"name and each exclude pattern must be strings"},
+}
+
+var yamlTypeErr = regexp.MustCompile(`^line (\d+): (?:field (.*) not found|cannot unmarshal .*) in(?:to| type) (\S+)$`)
+
 // parseConfig parses and checks a config; it guesses nothing.
-func parseConfig(data []byte) ([]*pairSet, int, error) {
-	fail := func(line int, format string, a ...any) ([]*pairSet, int, error) {
-		return nil, line, recordErr(line, format, a...)
+func parseConfig(data []byte) ([]*pairSet, error) {
+	fail := func(line int, format string, a ...any) ([]*pairSet, error) {
+		return nil, recordErr(line, format, a...)
 	}
-	var doc yaml.Node
+	if _, err := decodeYAML(data, "empty config: expected \"sets:\" with a list of sets"); err != nil {
+		return nil, err
+	}
+	var c configFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fail(0, "empty config: expected \"sets:\" with a list of sets")
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, yamlError(err)
 		}
-		e := yamlError(err).(*RecordError)
-		return fail(e.Line, "%s", e.Msg)
-	}
-	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return fail(doc.Line, "expected a mapping with \"sets:\"")
-	}
-	top := doc.Content[0]
-	var setsNode *yaml.Node
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k := top.Content[i]
-		if k.Value != "sets" {
-			return fail(k.Line, "unknown key %q (the config has only \"sets\")", k.Value)
+		m := yamlTypeErr.FindStringSubmatch(te.Errors[0])
+		if m == nil || configWords[m[3]][min(len(m[2]), 1)] == "" {
+			return fail(0, "%s", te.Errors[0])
 		}
-		setsNode = top.Content[i+1]
+		line, _ := strconv.Atoi(m[1])
+		if m[2] != "" {
+			return fail(line, "unknown key %q %s", m[2], configWords[m[3]][1])
+		}
+		return fail(line, "%s", configWords[m[3]][0])
 	}
-	if setsNode == nil || setsNode.Kind != yaml.SequenceNode {
-		return fail(top.Line, "\"sets\" must be a list of sets")
+	if c.Sets == nil {
+		return fail(1, "\"sets\" must be a list of sets")
 	}
 	var sets []*pairSet
 	records := map[string]int{}
-	for _, sn := range setsNode.Content {
-		if sn.Kind != yaml.MappingNode {
-			return fail(sn.Line, "a set must be a mapping with record and languages")
+	for _, cs := range *c.Sets {
+		s := &pairSet{Name: cs.Name, Record: cs.Record.Value}
+		line := cmp.Or(cs.Record.Line, cs.Languages.Line)
+		if cs.Record.Kind != yaml.ScalarNode && cs.Record.Kind != 0 {
+			return fail(line, "record must be a string")
 		}
-		s := &pairSet{line: sn.Line}
-		var langs *yaml.Node
-		for i := 0; i+1 < len(sn.Content); i += 2 {
-			k, v := sn.Content[i], sn.Content[i+1]
-			switch k.Value {
-			case "name", "record":
-				if v.Kind != yaml.ScalarNode {
-					return fail(v.Line, "%s must be a string", k.Value)
-				}
-				if k.Value == "name" {
-					s.Name = v.Value
-				} else {
-					s.Record = v.Value
-				}
-			case "languages":
-				langs = v
-			case "exclude":
-				if v.Kind != yaml.SequenceNode {
-					return fail(v.Line, "exclude must be a list of patterns")
-				}
-				for _, e := range v.Content {
-					if e.Kind != yaml.ScalarNode || e.Value == "" {
-						return fail(e.Line, "an exclude pattern must be a string")
-					}
-					x, err := compilePattern(e.Value)
-					if err != nil {
-						return fail(e.Line, "exclude pattern %q: %s", e.Value, err)
-					}
-					s.exclude = append(s.exclude, x)
-				}
-			default:
-				return fail(k.Line, "unknown key %q in a set (name, record, languages, exclude)", k.Value)
+		for _, e := range cs.Exclude {
+			x, err := compilePattern(e)
+			if err != nil {
+				return fail(line, "exclude pattern %q: %s", e, err)
 			}
+			s.exclude = append(s.exclude, x)
 		}
 		if s.Record == "" {
-			return fail(sn.Line, "a set needs a record: the path of the file that holds its hashes")
+			return fail(line, "a set needs a record: the path of the file that holds its hashes")
 		}
-		if err := checkPathName(s.Record); err != nil {
-			return fail(sn.Line, "record %q %s", s.Record, err)
+		if err := checkName(s.Record, true); err != nil {
+			return fail(line, "record %q %s", s.Record, err)
 		}
 		if path.Base(s.Record) == RecordName || s.Record == ConfigName {
-			return fail(sn.Line, "record %q: %s files are the README pairs' own records; name the set's record otherwise (e.g. translations.i18n.yaml)", s.Record, RecordName)
+			return fail(line, "record %q: %s files are the README pairs' own records; name the set's record otherwise (e.g. translations.i18n.yaml)", s.Record, RecordName)
 		}
 		if prev, dup := records[s.Record]; dup {
-			return fail(sn.Line, "record %q is already the record of the set on line %d", s.Record, prev)
+			return fail(line, "record %q is already the record of the set on line %d", s.Record, prev)
 		}
-		records[s.Record] = sn.Line
+		records[s.Record] = line
 		s.recordDir = path.Dir(s.Record)
-		if s.Name == "" {
-			s.Name = s.Record
-		}
-		if langs == nil || langs.Kind != yaml.MappingNode || len(langs.Content) < 4 {
-			return fail(sn.Line, "a set needs languages: a mapping of two or more language tags to patterns")
+		s.Name = cmp.Or(s.Name, s.Record)
+		langs := cs.Languages.Content
+		if cs.Languages.Kind != yaml.MappingNode || len(langs) < 4 {
+			return fail(line, "a set needs languages: a mapping of two or more language tags to patterns")
 		}
 		seen := map[string]bool{}
-		for i := 0; i+1 < len(langs.Content); i += 2 {
-			k, v := langs.Content[i], langs.Content[i+1]
+		for i := 0; i+1 < len(langs); i += 2 {
+			k, v := langs[i], langs[i+1]
 			if !langTag.MatchString(k.Value) {
 				return fail(k.Line, "%q is not a language tag (like en, zh-CN, pt_BR, zh-Hans)", k.Value)
 			}
@@ -205,7 +201,7 @@ func parseConfig(data []byte) ([]*pairSet, int, error) {
 		}
 		sets = append(sets, s)
 	}
-	return sets, 0, nil
+	return sets, nil
 }
 
 // compilePattern turns a wildcard pattern into a regular expression capturing
@@ -276,15 +272,17 @@ func compilePattern(p string) (setLang, error) {
 	return l, nil
 }
 
-// setDoc is one document of a set: its language files that exist, by tag.
-type setDoc struct {
-	key   string
-	files map[string]string // tag → repository-relative path
-}
-
 // classify returns the language and document key of rel in s, if it is one of
-// the set's documents.
+// the set's documents. A README folder has one document: its README.md (tag "")
+// and the README.<lang>.md beside it (tagged by name).
 func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
+	if s.readme {
+		dir, name := path.Split(rel)
+		if path.Clean(dir) != s.recordDir || name != BaseName && !IsTranslationName(name) {
+			return "", "", false
+		}
+		return strings.TrimPrefix(name, BaseName), "", true
+	}
 	if rel == s.Record || rel == ConfigName {
 		return "", "", false
 	}
@@ -306,56 +304,73 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 	return tag, key, ok
 }
 
-// checkSets returns the verdicts of every configured set: one per recorded
-// document, one per document with two or more languages and no record entry,
-// one for a set record that cannot be used, and one for a config that cannot.
-func (r *Repo) checkSets(files []string) []Pair {
-	c := r.pairingConfig()
-	if c.err != nil {
-		p := Pair{Status: Malformed, Record: ConfigName, Line: c.line,
-			Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
-		if strings.HasPrefix(c.err.Error(), "cannot be read") {
-			p.Status = Unreadable
-			p.Message = fmt.Sprintf("%s %s", ConfigName, c.err)
-		}
-		return []Pair{p}
+// sides returns the files of a document in the set's order: its languages as
+// listed, or README.md then its translations by name.
+func (s *pairSet) sides(d map[string]string) []string {
+	var tags, out []string
+	for _, l := range s.langs {
+		tags = append(tags, l.tag)
 	}
-	var out []Pair
-	for _, s := range c.sets {
-		out = append(out, r.checkSet(s, files)...)
+	if s.readme {
+		tags = slices.Sorted(maps.Keys(d))
+	}
+	for _, t := range tags {
+		if f, ok := d[t]; ok {
+			out = append(out, f)
+		}
 	}
 	return out
 }
 
+// configVerdict is the one verdict on a config that cannot be used.
+func configVerdict(c *configState) Pair {
+	var re *RecordError
+	if !errors.As(c.err, &re) {
+		return Pair{Status: Unreadable, Record: ConfigName, Message: fmt.Sprintf("%s %s", ConfigName, c.err)}
+	}
+	return Pair{Status: Malformed, Record: ConfigName, Line: re.Line, Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
+}
+
+// checkSet returns the verdicts of one record's set: one per recorded document,
+// one per document with two or more languages and no record entry, or the one
+// verdict on a record that cannot be used.
 func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
-	docs := map[string]*setDoc{}
+	docs := map[string]map[string]string{} // document key → tag → path of its files
 	var order []string
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
-		if !ok {
-			continue
+		if !ok || s.readme && tag != "" && r.covered(f) {
+			continue // a configured set claims this translation beside README.md
 		}
-		d := docs[key]
-		if d == nil {
-			d = &setDoc{key: key, files: map[string]string{}}
-			docs[key] = d
+		if docs[key] == nil {
+			docs[key] = map[string]string{}
 			order = append(order, key)
 		}
-		d.files[tag] = f
+		docs[key][tag] = f
 	}
-	base := Pair{Record: s.Record, Set: s.Name, set: s}
+	base := Pair{Record: s.Record, Set: s.Name}
 	var rec *Record
-	recRecorded := map[string][]recorded{} // doc key → recorded sides
+	recRecorded := map[string][]Side{} // doc key → recorded sides
 	var recOrder []string
-	if _, err := r.resolve(s.Record); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	// A record that is there, even as a symbolic link to nothing, is read: one
+	// that cannot be is its verdict, never "no record yet".
+	if _, err := os.Lstat(r.Abs(s.Record)); !errors.Is(err, fs.ErrNotExist) {
 		p := base
-		if !r.loadRecord(&p, true) {
+		if !r.loadRecord(&p, !s.readme) {
 			return []Pair{p}
 		}
 		base, rec = p, p.record
+		if s.readme {
+			for _, e := range rec.Entries {
+				r.readmeNamed[path.Join(s.recordDir, e.Name)] = true
+			}
+		}
 		for _, e := range rec.Entries {
-			rel := join(s.recordDir, e.Name)
+			rel := path.Join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
+			if s.readme {
+				key, ok = "", true // a README record may pair any files of its folder
+			}
 			if !ok {
 				p := base
 				p.Status = Malformed
@@ -366,100 +381,69 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			if _, seen := recRecorded[key]; !seen {
 				recOrder = append(recOrder, key)
 			}
-			recRecorded[key] = append(recRecorded[key], recorded{rel, e.Hash})
+			recRecorded[key] = append(recRecorded[key], Side{Path: rel, Recorded: e.Hash})
+		}
+	}
+	// The recorded documents in the record's order, then the others by key.
+	sort.Strings(order)
+	for _, key := range order {
+		if recRecorded[key] == nil {
+			recOrder = append(recOrder, key)
 		}
 	}
 	var out []Pair
-	done := map[string]bool{}
 	for _, key := range recOrder {
-		done[key] = true
-		p := base
-		p.record, p.doc = rec, key
-		r.judge(&p, recRecorded[key])
-		out = append(out, p)
-		named := map[string]bool{}
-		for _, rs := range recRecorded[key] {
-			named[rs.path] = true
-		}
-		if d := docs[key]; d != nil {
-			var extra []string
-			for _, l := range s.langs {
-				if f, ok := d.files[l.tag]; ok && !named[f] {
-					extra = append(extra, f)
-				}
+		d, named := docs[key], map[string]bool{}
+		if sides := recRecorded[key]; sides != nil {
+			p := base
+			p.doc = key
+			r.judge(&p, sides)
+			out = append(out, p)
+			for _, rs := range sides {
+				named[rs.Path] = true
 			}
-			if len(extra) > 0 {
-				out = append(out, r.unrecordedDoc(base, key, extra, true))
+		} else if len(d) < 2 || slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
+			continue // nothing to pair yet, or a README.i18n.yaml beside it pairs it (checked first)
+		}
+		var extra []string
+		for _, f := range s.sides(d) {
+			if !named[f] {
+				extra = append(extra, f)
 			}
 		}
-	}
-	sort.Strings(order)
-	for _, key := range order {
-		if done[key] {
-			continue
+		// Beside a README.md, what is new must be a translation.
+		if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
+			out = append(out, r.unrecordedDoc(s, base, key, extra, rec != nil))
 		}
-		d := docs[key]
-		if len(d.files) < 2 {
-			continue // not translated yet: nothing to pair
-		}
-		if r.readmeRecordNames(d.files) {
-			continue // a README.i18n.yaml beside it already pairs it
-		}
-		var sides []string
-		for _, l := range s.langs {
-			if f, ok := d.files[l.tag]; ok {
-				sides = append(sides, f)
-			}
-		}
-		out = append(out, r.unrecordedDoc(base, key, sides, rec != nil))
 	}
 	return out
 }
 
-func (r *Repo) unrecordedDoc(base Pair, key string, paths []string, hasRecord bool) Pair {
+func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, hasRecord bool) Pair {
 	p := base
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
+	first := ""
 	for _, f := range paths {
 		p.Sides = append(p.Sides, r.unrecordedSide(f))
-		quoted = append(quoted, QuotePath(f))
+		if !s.readme || path.Base(f) != BaseName {
+			quoted = append(quoted, QuotePath(f))
+			first = cmp.Or(first, f)
+		}
+	}
+	matches, what, them := "the other languages of the document", "one document in several languages", "them"
+	if s.readme {
+		b := QuotePath(path.Join(s.recordDir, BaseName))
+		matches, what, them = b, "beside "+b, "the pair"
 	}
 	if hasRecord {
-		p.Message = fmt.Sprintf("%s %s not named in %s; once %s the other languages of the document, add %s with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), pronoun(quoted, "it", "them"), r.fixCommand(paths[0]))
+		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
+			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first, false))
 	} else {
-		p.Message = fmt.Sprintf("%s %s one document in several languages with no record (%s); once they match, record them with: %s",
-			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), r.fixCommand(paths[0]))
+		p.Message = fmt.Sprintf("%s %s %s with no record (%s); once they match, record %s with: %s",
+			list(quoted), pronoun(quoted, "is", "are"), what, QuotePath(base.Record), them, r.fixCommand(first, false))
 	}
 	return p
-}
-
-// readmeRecordNames reports whether a README.i18n.yaml names one of files, so a
-// set whose patterns also match a README pair leaves that pair to its record.
-func (r *Repo) readmeRecordNames(files map[string]string) bool {
-	for _, f := range files {
-		dir, name := path.Split(f)
-		folder := path.Clean(dir)
-		if r.readmeNames == nil {
-			r.readmeNames = map[string]map[string]bool{}
-		}
-		names, ok := r.readmeNames[folder]
-		if !ok {
-			names = map[string]bool{}
-			if data, err := r.readRecord(join(folder, RecordName)); err == nil {
-				if rec, err := ParseRecord(data, r.Format); err == nil {
-					for _, e := range rec.Entries {
-						names[e.Name] = true
-					}
-				}
-			}
-			r.readmeNames[folder] = names
-		}
-		if names[name] {
-			return true
-		}
-	}
-	return false
 }
 
 // covered reports whether a configured set claims rel as one of its documents,
@@ -479,14 +463,6 @@ func (r *Repo) covered(rel string) bool {
 // uses it to stay silent on commits that touch none of these.
 func (r *Repo) Relevant(rel string) bool {
 	base := path.Base(rel)
-	switch {
-	case base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base):
-		return true
-	}
-	for _, s := range r.pairingConfig().sets {
-		if rel == s.Record {
-			return true
-		}
-	}
-	return r.covered(rel)
+	return base == BaseName || base == RecordName || base == ".gitattributes" || rel == ConfigName || IsTranslationName(base) ||
+		slices.ContainsFunc(r.pairingConfig().sets, func(s *pairSet) bool { return rel == s.Record }) || r.covered(rel)
 }

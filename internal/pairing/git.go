@@ -3,12 +3,8 @@ package pairing
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,23 +36,14 @@ func (f ObjectFormat) HexLen() int {
 	return 0
 }
 
-// rawHash is the blob hash of data as stored with no filter (`git hash-object
-// --no-filters`): set beside git's hash only to show that git converted the file.
-func rawHash(f ObjectFormat, data []byte) string {
-	var h hash.Hash = sha1.New()
-	if f == SHA256 {
-		h = sha256.New()
-	}
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // GitTimeout bounds every git call the tool makes. Each call is one batch (one
 // `git hash-object --stdin-paths` for all sides, one `git cat-file --batch`), so
 // even a huge repository takes a fraction of it; a hostile one (a named pipe git
 // reads, a hook that hangs) ends with an error naming the call.
 var GitTimeout = 30 * time.Second
+
+// errTooLong is the error of a git call stopped at its output limit.
+var errTooLong = errors.New("output over its limit")
 
 // Output limits of git calls: a listing, the hashes of the sides, or one diff.
 const (
@@ -108,10 +95,10 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 // runGit runs git in dir with stdin, bounded by GitTimeout and limit bytes of
-// output. It returns what git printed and whether it was cut at limit (the
-// process is then stopped and its exit status ignored). core.fsmonitor is off so
+// output. It returns what git printed; cut at limit, the process is stopped and
+// the error is errTooLong (with what was printed up to the limit). core.fsmonitor is off so
 // that listing files runs no command a repository's config names.
-func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string) ([]byte, bool, error) {
+func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
 	defer cancel()
 	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.safecrlf=false", "-C", dir}, args...)
@@ -126,7 +113,7 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	cmd.Stdout, cmd.Stderr = out, errOut
 	err := cmd.Run()
 	if out.over {
-		return out.buf.Bytes(), true, nil
+		return out.buf.Bytes(), &GitError{Args: args, Stderr: fmt.Sprintf("more than %d bytes of output; stopped", limit), Err: errTooLong}
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
@@ -139,9 +126,9 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 		if ctx.Err() == context.DeadlineExceeded {
 			ge.Stderr = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout)
 		}
-		return nil, false, ge
+		return nil, ge
 	}
-	return out.buf.Bytes(), false, nil
+	return out.buf.Bytes(), nil
 }
 
 // FindRepo finds the work tree holding dir, as git does (`git rev-parse`): its
@@ -165,7 +152,7 @@ func FindRepo(dir string) (*Repo, error) {
 			return nil, fmt.Errorf("%s: not a regular file (%s); git would wait on it", p, describeMode(info.Mode()))
 		}
 	}
-	out, _, err := runGit(real, nil, 1<<16, nil, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--show-object-format")
+	out, err := runGit(real, nil, 1<<16, nil, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--show-object-format")
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository (or any") {
@@ -192,21 +179,16 @@ func FindRepo(dir string) (*Repo, error) {
 // root: `git ls-files` (tracked, and untracked ones .gitignore does not exclude,
 // so a new translation shows before `git add`), or a folder walk outside git.
 // The listing is made once per Repo.
-func (r *Repo) listFiles() ([]string, Discovery, error) {
+func (r *Repo) listFiles() ([]string, error) {
 	if r.listed != nil {
-		return r.listed.files, r.listed.how, nil
+		return r.listed, nil
 	}
-	how := DiscoveryWalk
-	var files []string
+	files := []string{}
 	if r.GitDir != "" {
-		out, over, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		if err != nil {
-			return nil, how, err
+			return nil, err
 		}
-		if over {
-			return nil, how, fmt.Errorf("git ls-files: more than %d MiB of file names", maxListing>>20)
-		}
-		how = DiscoveryGit
 		for _, f := range strings.Split(string(out), "\x00") {
 			// An unmerged path is listed once per stage, one after the other.
 			if f != "" && (len(files) == 0 || files[len(files)-1] != f) {
@@ -216,62 +198,39 @@ func (r *Repo) listFiles() ([]string, Discovery, error) {
 	} else {
 		var err error
 		if files, err = walkFiles(r.Root); err != nil {
-			return nil, how, err
+			return nil, err
 		}
 	}
-	r.listed = &listing{files, how}
-	return files, how, nil
+	r.listed = files
+	return files, nil
 }
 
-// hashSides hashes the repository-relative paths as `git add` would store them:
-// one `git hash-object --stdin-paths`, git's filters and attributes included.
-// Each path must already be checked (a regular file inside the repository).
-func (r *Repo) hashSides(paths []string) (map[string]string, error) {
-	out := map[string]string{}
-	var todo []string
-	for _, p := range paths {
-		if _, ok := r.hashes[p]; ok {
-			out[p] = r.hashes[p]
-		} else if !slices.Contains(todo, p) {
-			todo = append(todo, p)
-		}
-	}
-	if len(todo) == 0 {
-		return out, nil
-	}
+// hashObjects hashes the repository-relative paths as `git add` would store them:
+// one `git hash-object --stdin-paths`, git's filters and attributes included
+// (or, with the flag --no-filters, the files' own bytes). Each path must
+// already be checked (a regular file inside the repository).
+func (r *Repo) hashObjects(paths []string, flags ...string) ([]string, error) {
 	var in bytes.Buffer
-	for _, p := range todo {
+	for _, p := range paths {
 		// git reads a line that starts with a quote C-unquoted (QuotePath's
 		// escapes): a line break, a trailing CR or a leading quote stays the path's.
 		in.WriteString(QuotePath(p) + "\n")
 	}
-	res, over, err := runGit(r.Root, in.Bytes(), len(todo)*(r.Format.HexLen()+1), nil, "hash-object", "--stdin-paths")
-	if err == nil && over {
-		err = errors.New("git hash-object: more output than one hash a path")
-	}
+	res, err := runGit(r.Root, in.Bytes(), len(paths)*(r.Format.HexLen()+1), nil, append([]string{"hash-object", "--stdin-paths"}, flags...)...)
 	if err != nil {
 		return nil, err
 	}
 	hashes := strings.Fields(string(res))
-	if len(hashes) != len(todo) {
-		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(todo))
+	if len(hashes) != len(paths) {
+		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(paths))
 	}
-	if r.hashes == nil {
-		r.hashes = map[string]string{}
-	}
-	for i, p := range todo {
-		r.hashes[p], out[p] = hashes[i], hashes[i]
-	}
-	return out, nil
+	return hashes, nil
 }
 
 // catBlob reads a blob by hash with `git cat-file --batch`; ok is false when
 // the repository does not hold it.
 func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
-	res, over, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
-	if err == nil && over {
-		err = fmt.Errorf("git cat-file: a blob larger than %d MiB", maxDocument>>20)
-	}
+	res, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
 	if err != nil {
 		return nil, false, err
 	}
@@ -296,7 +255,7 @@ func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on
 // path: what explains a conversion.
 func (r *Repo) checkAttrs(path string) map[string]string {
-	res, _, err := runGit(r.Root, []byte(path+"\x00"), 1<<16, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
+	res, err := runGit(r.Root, []byte(path+"\x00"), 1<<16, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
 	if err != nil {
 		return nil
 	}
@@ -307,7 +266,7 @@ func (r *Repo) checkAttrs(path string) map[string]string {
 			attrs[f[i+1]] = f[i+2]
 		}
 	}
-	if v, _, err := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf"); err == nil && len(v) > 0 {
+	if v, err := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf"); err == nil && len(v) > 0 {
 		attrs["core.autocrlf"] = strings.TrimSpace(string(v))
 	}
 	return attrs
@@ -330,9 +289,10 @@ func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
 	if err != nil {
 		return Changes{}, err
 	}
-	res, over, err := runGit(r.Root, nil, maxDiffBytes+4096, []int{1}, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv",
+	res, err := runGit(r.Root, nil, maxDiffBytes+4096, []int{1}, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv",
 		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp.Name(), rel)
-	if err != nil {
+	over := errors.Is(err, errTooLong)
+	if err != nil && !over {
 		return Changes{}, err
 	}
 	var c Changes

@@ -3,9 +3,7 @@ package pairing
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +22,7 @@ type LockError struct {
 
 // Error names the holder and what to do.
 func (e *LockError) Error() string {
-	return fmt.Sprintf("another --write (process %d) holds %s; waited %v: try again once it is done, or remove the lock if no --write is running",
+	return fmt.Sprintf("another --write (process %d) holds %s; waited %v: try again once it is done",
 		e.PID, QuotePath(e.Lock), e.Wait)
 }
 
@@ -57,42 +55,39 @@ func Release() {
 	}
 }
 
-// lockRecord takes the lock of the record at abs: abs+".lock", made at once
-// with the holder's pid in it (a hard link of a finished file, so no reader sees
-// it empty), waiting up to wait for another holder. A lock whose process is gone
-// (killed) is taken over. It returns the function that releases the lock.
+// lockRecord takes the lock of the record at abs: the operating system's lock
+// on abs+".lock" (flock, LockFileEx), which ends with its holder however that
+// ends, so a killed --write leaves nothing to take over. It waits up to wait for
+// another holder, then names it: a holder writes its pid into the file. It
+// returns the function that releases the lock.
 func lockRecord(abs string, wait time.Duration) (func(), error) {
 	lock := abs + ".lock"
-	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".*.pid")
-	if err != nil {
-		return nil, err
-	}
-	hold(tmp.Name(), true)
-	defer func() { os.Remove(tmp.Name()); hold(tmp.Name(), false) }()
-	_, err = fmt.Fprintf(tmp, "%d\n", os.Getpid())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
-	}
 	deadline := time.Now().Add(wait)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		hold(lock, true)
-		err := os.Link(tmp.Name(), lock)
-		if err == nil {
-			return func() { os.Remove(lock); hold(lock, false) }, nil
+		if info, err := os.Lstat(lock); err == nil && !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file", QuotePath(lock))
 		}
-		hold(lock, false)
-		if !errors.Is(err, fs.ErrExist) {
+		f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
 			return nil, err
 		}
-		pid := lockHolder(lock)
-		if pid > 0 && processGone(pid) && breakLock(lock, pid) {
-			continue
+		if err = tryLock(f); err == nil {
+			// The lock is the file's, not the name's: a holder removes the name
+			// as it releases, and a lock on a file no longer named is none.
+			info, _ := f.Stat()
+			if now, err := os.Lstat(lock); err == nil && os.SameFile(info, now) {
+				n, _ := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+				f.Truncate(int64(n))
+				hold(lock, true)
+				return func() { hold(lock, false); release(f, lock) }, nil
+			}
 		}
-		if time.Now().After(deadline) {
-			return nil, &LockError{Lock: lock, PID: pid, Wait: wait}
+		f.Close()
+		if err != nil && !errors.Is(err, errLocked) {
+			return nil, err
+		}
+		if err != nil && time.Now().After(deadline) {
+			return nil, &LockError{Lock: lock, PID: lockHolder(lock), Wait: wait}
 		}
 		time.Sleep(delay)
 	}
@@ -106,25 +101,4 @@ func lockHolder(lock string) int {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	return pid
-}
-
-// breakLock removes a lock whose holder pid is gone. Only one process breaks it,
-// the one that makes lock+".break": without that, two could each see the dead
-// pid, one take the lock, and the other remove that fresh lock.
-func breakLock(lock string, pid int) bool {
-	guard := lock + ".break"
-	f, err := os.OpenFile(guard, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		// A guard left by a process killed while breaking is old: remove it.
-		if info, err := os.Stat(guard); err == nil && time.Since(info.ModTime()) > 5*time.Second {
-			os.Remove(guard)
-		}
-		return false
-	}
-	f.Close()
-	defer os.Remove(guard)
-	if lockHolder(lock) != pid {
-		return false
-	}
-	return os.Remove(lock) == nil
 }

@@ -37,7 +37,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("sets:\n  - record: t.yaml\n    languages: {en: \"en/**/*.md\", zh: \"zh/**/*.md\"}\n"))
 	f.Add([]byte("sets: [{record: a, languages: {en: '*.md', zh: '*.zh.md'}, exclude: ['x']}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sets, _, err := parseConfig(data)
+		sets, err := parseConfig(data)
 		if err == nil {
 			for _, s := range sets {
 				s.classify("en/a.md")

@@ -2,10 +2,13 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -67,46 +70,31 @@ func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	if !utf8.Valid(data) {
 		return nil, recordErr(0, "not valid UTF-8")
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, recordErr(0, "empty record: expected lines like \"README.md: <hash>\"")
-		}
-		return nil, yamlError(err)
+	m, err := decodeYAML(data, "empty record: expected lines like \"README.md: <hash>\"")
+	if err != nil {
+		return nil, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, recordErr(extra.Line, "more than one YAML document")
-	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, recordErr(0, "empty record: expected lines like \"README.md: <hash>\"")
-	}
-	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
 		return nil, recordErr(m.Line, "expected a mapping of file names to hashes, found %s", kindName(m))
 	}
 	rec := &Record{data: data, flow: m.Style&yaml.FlowStyle != 0, paths: paths}
-	check := checkName
-	if paths {
-		check = checkPathName
-	}
 	seen := map[string]int{}
+	plain := func(n *yaml.Node) bool {
+		return n.Kind == yaml.ScalarNode && n.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && n.Anchor == ""
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || k.Anchor != "" {
+		if !plain(k) {
 			return nil, recordErr(k.Line, "a key must be a plain file name, found %s", kindName(k))
 		}
-		if err := check(k.Value); err != nil {
+		if err := checkName(k.Value, paths); err != nil {
 			return nil, recordErr(k.Line, "%q %s", k.Value, err)
 		}
 		if prev, dup := seen[k.Value]; dup {
 			return nil, recordErr(k.Line, "%q is listed twice (first on line %d)", k.Value, prev)
 		}
 		seen[k.Value] = k.Line
-		if v.Kind != yaml.ScalarNode || v.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.Anchor != "" {
+		if !plain(v) {
 			return nil, recordErr(v.Line, "the hash of %q must be a single hexadecimal string, found %s", k.Value, kindName(v))
 		}
 		if err := checkHash(v.Value, f); err != nil {
@@ -123,46 +111,52 @@ func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	return rec, nil
 }
 
-// checkName accepts only a file name in the record's own folder: no separators, no
-// "..", nothing absolute. A record that could name ../x or /etc/x would let a hash
-// check, and a --write, reach outside the folder a reviewer is looking at.
-func checkName(name string) error {
+// decodeYAML decodes the one YAML document of a record or config: its top
+// node, or a *RecordError (empty says what an empty file should have held).
+func decodeYAML(data []byte, empty string) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc, extra yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, recordErr(0, "%s", empty)
+		}
+		return nil, yamlError(err)
+	}
+	if err := dec.Decode(&extra); err == nil {
+		return nil, recordErr(extra.Line, "more than one YAML document")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, recordErr(0, "%s", empty)
+	}
+	return doc.Content[0], nil
+}
+
+// checkName accepts only a file name below the record's folder: in its own
+// folder (bare names, a README record) or, with paths (a set's record), a
+// slash-separated path with no empty, "." or ".." segment; never anything
+// absolute, a backslash or a control character. A record that could name ../x or
+// /etc/x would let a hash check, and a --write, reach outside the folder a
+// reviewer is looking at.
+func checkName(name string, paths bool) error {
+	segs := strings.Split(name, "/")
 	switch {
 	case name == "":
 		return errors.New("is not a file name")
-	case name == "." || name == ".." || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) ||
-		strings.HasPrefix(name, "../") || strings.HasPrefix(name, `..\`) || (len(name) > 1 && name[1] == ':'):
+	case strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || (len(name) > 1 && name[1] == ':') ||
+		slices.Contains(segs, "..") || !paths && (name == "." || strings.HasPrefix(name, `..\`)):
 		return errors.New("names a path outside the record's folder")
-	case strings.ContainsAny(name, `/\`):
+	case !paths && strings.ContainsAny(name, `/\`):
 		return errors.New("is a path: a record names files in its own folder only")
-	case name == RecordName:
+	case strings.Contains(name, `\`):
+		return errors.New("uses a backslash: paths in a record are slash-separated")
+	case !paths && name == RecordName:
 		return errors.New("is the record itself")
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return errors.New("contains control characters")
-	}
-	return nil
-}
-
-// checkPathName accepts a slash-separated path below the record's folder: no
-// empty, "." or ".." segment, nothing absolute, no backslash or control character.
-func checkPathName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("is not a file name")
-	case strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || (len(name) > 1 && name[1] == ':'):
-		return errors.New("names a path outside the record's folder")
-	case strings.Contains(name, `\`):
-		return errors.New("uses a backslash: paths in a record are slash-separated")
-	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return errors.New("contains control characters")
-	}
-	for _, seg := range strings.Split(name, "/") {
-		switch seg {
-		case "..":
-			return errors.New("names a path outside the record's folder")
-		case "", ".":
-			return errors.New("is not a clean path (empty or \".\" segment)")
-		}
+	case slices.Contains(segs, "") || slices.Contains(segs, "."):
+		return errors.New("is not a clean path (empty or \".\" segment)")
 	}
 	return nil
 }
@@ -233,22 +227,16 @@ func (r *Record) Hash(name string) string {
 // not read back as intended is an error, never a file.
 func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) ([]byte, error) {
 	lines := yamlLines(r.data)
-	// Replace from the end of each line backwards so earlier offsets stay valid.
-	entries := append([]Entry(nil), r.Entries...)
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		h, ok := hashes[e.Name]
-		if !ok {
-			h = e.Hash
-		}
+	// Replace from the last entry back, so that offsets earlier on a line stay valid.
+	for i := len(r.Entries) - 1; i >= 0; i-- {
+		e := r.Entries[i]
 		if e.Line < 1 || e.Line > len(lines) {
 			return nil, fmt.Errorf("cannot locate the hash of %q", e.Name)
 		}
 		line := lines[e.Line-1]
 		off := 0
 		if e.Line == 1 {
-			off = len(bytes.TrimPrefix(line, []byte("\ufeff")))
-			off = len(line) - off
+			off = len(line) - len(bytes.TrimPrefix(line, []byte("\ufeff")))
 		}
 		for col := 1; col < e.Column && off < len(line); col++ {
 			_, size := utf8.DecodeRune(line[off:])
@@ -260,11 +248,7 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		if !bytes.HasPrefix(line[off:], []byte(e.Hash)) {
 			return nil, fmt.Errorf("cannot locate the hash of %q on line %d", e.Name, e.Line)
 		}
-		var b []byte
-		b = append(b, line[:off]...)
-		b = append(b, h...)
-		b = append(b, line[off+len(e.Hash):]...)
-		lines[e.Line-1] = b
+		lines[e.Line-1] = slices.Concat(line[:off], []byte(cmp.Or(hashes[e.Name], e.Hash)), line[off+len(e.Hash):])
 	}
 	out := bytes.Join(lines, nil)
 	if len(add) > 0 {
@@ -280,77 +264,39 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		}
 	}
 	// Read the result back: it must list exactly the intended sides and hashes.
-	want := map[string]string{}
-	var order []string
-	for _, e := range r.Entries {
-		want[e.Name] = e.Hash
-		if h, ok := hashes[e.Name]; ok {
-			want[e.Name] = h
-		}
-		order = append(order, e.Name)
-	}
-	for _, e := range add {
-		want[e.Name] = e.Hash
-		order = append(order, e.Name)
+	var want []Entry
+	for _, e := range append(slices.Clip(r.Entries), add...) {
+		want = append(want, Entry{Name: e.Name, Hash: cmp.Or(hashes[e.Name], e.Hash)})
 	}
 	back, err := parseRecord(out, f, r.paths)
 	if err != nil {
 		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
 	}
-	if len(back.Entries) != len(order) {
-		return nil, errors.New("the rewritten record would not read back with the same sides")
-	}
-	for i, e := range back.Entries {
-		if e.Name != order[i] || e.Hash != want[e.Name] {
-			return nil, fmt.Errorf("the rewritten record would not read back as intended (side %q)", e.Name)
-		}
+	if !slices.EqualFunc(back.Entries, want, func(a, b Entry) bool { return a.Name == b.Name && a.Hash == b.Hash }) {
+		return nil, errors.New("the rewritten record would not read back as intended")
 	}
 	return out, nil
 }
 
-// NewRecord returns the bytes of a fresh record for entries, in the given order,
-// under a short header that says what the file is and how to refresh it. hint is
-// the repository-relative path of a side, for the re-record command in the header.
-func NewRecord(entries []Entry, hint string) []byte {
-	var b strings.Builder
-	b.WriteString("# Translation-pair record: the git blob hash of each side as of the last state a\n")
-	b.WriteString("# person confirmed consistent. Both languages carry equal authority; after editing\n")
-	b.WriteString("# either side, bring the other along and re-record with:\n")
-	b.WriteString("#   verify-translation-pairing --write " + hint + "\n")
-	for _, e := range entries {
-		b.WriteString(yamlKey(e.Name) + ": " + e.Hash + "\n")
-	}
-	return []byte(b.String())
+// newRecord returns an empty record (of a set's, with paths) under a short
+// header that says what the file is and how to refresh it; Rewrite adds its
+// sides. hint is the repository-relative path of a side, for the re-record
+// command in the header.
+func newRecord(hint string, paths bool) *Record {
+	return &Record{paths: paths, data: []byte("# Translation-pair record: the git blob hash of each side as of the last state a\n" +
+		"# person confirmed consistent. Both languages carry equal authority; after editing\n" +
+		"# either side, bring the other along and re-record with:\n" +
+		"#   verify-translation-pairing --write " + hint + "\n")}
 }
 
-// plainKey matches the names YAML reads back unchanged without quotes.
-var plainKey = regexp.MustCompile(`^[\p{L}\p{N}_][\p{L}\p{N}_./+@()-]*$`)
-
-// yamlKey writes a name as a YAML key: plain when that reads back as the same
-// string, double-quoted with escapes otherwise ("docs/a: b.md", "#x.md").
+// yamlKey writes a name as a YAML key, quoted where YAML needs it
+// ("docs/a: b.md", "#x.md").
 func yamlKey(name string) string {
-	if plainKey.MatchString(name) && !strings.Contains(name, ": ") {
-		switch strings.ToLower(name) {
-		case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
-		default:
-			return name
-		}
+	b, err := yaml.Marshal(name)
+	if err != nil {
+		return strconv.Quote(name) // not reached for a string; the read-back check stays
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range name {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return strings.TrimSuffix(string(b), "\n")
 }
 
 // yamlLines splits data after each line break as YAML's scanner counts them (the parser's

@@ -1,11 +1,13 @@
 package pairing
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -27,22 +29,23 @@ type Repo struct {
 	// --other-side-needs-no-change".
 	FixOneSided string
 
-	hashes  map[string]string      // path → git's hash of the side, asked once per run
-	noDiff  bool                   // verdicts without diffs: a --write's selection needs none
-	checked map[string]checkedSide // checkSide's answers, once per run
-	conf    *configState           // the repository-level pairing config, loaded on first use
-	listed  *listing               // the repository's files, listed on first use
+	sides  map[string]*sideInfo // what a run learned of each side, asked once
+	conf   *configState         // the repository-level pairing config, loaded on first use
+	listed []string             // the repository's files, listed on first use
+	files  []string             // this run's files: the listing and what the user named
 
-	readmeNames map[string]map[string]bool // folder → names its README.i18n.yaml records
+	// readmeNamed holds the paths README records name, so that a set whose
+	// patterns also match a README pair leaves that pair to its record.
+	readmeNamed map[string]bool
 }
 
-// fixCommand is the command a message offers for re-recording the pair of side.
-func (r *Repo) fixCommand(side string) string {
-	cmd := r.Fix
-	if cmd == "" {
-		cmd = "verify-translation-pairing --write"
+// fixCommand is the command a message offers for re-recording the pair of side
+// (oneSided: a pair whose other sides need no change).
+func (r *Repo) fixCommand(side string, oneSided bool) string {
+	if oneSided {
+		return cmp.Or(r.FixOneSided, "verify-translation-pairing --write --other-side-needs-no-change") + " " + QuotePath(side)
 	}
-	return cmd + " " + QuotePath(side)
+	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + QuotePath(side)
 }
 
 // Rel turns an absolute path inside the root into the slash-separated,
@@ -64,10 +67,10 @@ func (r *Repo) inside(p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// Discovery names how Discover found the candidate folders.
+// Discovery names how a run found the files it checks.
 type Discovery string
 
-// The ways Discover can find folders.
+// The ways a run can find files.
 const (
 	// DiscoveryGit lists the files git knows: tracked ones plus untracked ones
 	// that .gitignore does not exclude, so a new translation shows up before `git add`.
@@ -75,46 +78,25 @@ const (
 	// DiscoveryWalk walks the folder tree, skipping .git and node_modules;
 	// used outside git.
 	DiscoveryWalk Discovery = "walk"
-	// DiscoveryArgs means the folders came from the command line.
+	// DiscoveryArgs means the files came from the command line.
 	DiscoveryArgs Discovery = "arguments"
 )
 
-// Discover returns the repository-relative folders (sorted, "." for the root) that hold
-// a README.i18n.yaml, or a README.md with a translation beside it.
-func (r *Repo) Discover() ([]string, Discovery, error) {
-	files, how, err := r.listFiles()
-	if err != nil {
-		return nil, how, err
-	}
-	record, readme, translated := map[string]bool{}, map[string]bool{}, map[string]bool{}
+// groups returns what each record holds, in the order of the report: the
+// README folders (sorted, "." for the root), any folder with a README.md or a
+// README.i18n.yaml, then the configured sets.
+func (r *Repo) groups(files []string) []*pairSet {
+	dirs := map[string]bool{}
 	for _, f := range files {
-		dir, name := path.Split(f)
-		dir = path.Clean(dir)
-		switch {
-		case name == RecordName:
-			record[dir] = true
-		case name == BaseName:
-			readme[dir] = true
-		case IsTranslationName(name):
-			translated[dir] = true
+		if dir, name := path.Split(f); name == BaseName || name == RecordName {
+			dirs[path.Clean(dir)] = true
 		}
 	}
-	var dirs []string
-	for dir := range record {
-		dirs = append(dirs, dir)
+	var gs []*pairSet
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true})
 	}
-	for dir := range readme {
-		if translated[dir] && !record[dir] {
-			dirs = append(dirs, dir)
-		}
-	}
-	sort.Strings(dirs)
-	return dirs, how, nil
-}
-
-type listing struct {
-	files []string
-	how   Discovery
+	return append(gs, r.pairingConfig().sets...)
 }
 
 // walkFiles lists every file under root, skipping .git and node_modules folders.

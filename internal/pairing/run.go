@@ -7,7 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
+	"slices"
 	"time"
 	"unicode/utf8"
 )
@@ -77,78 +77,81 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	if o.Write && len(o.Paths) == 0 {
 		return nil, usageErr("--write needs the pair to re-record: name its record or one of its sides (re-recording every pair at once would confirm what nobody checked)")
 	}
-	// Pairs are grouped by what one write replaces: a README folder's record, or
-	// a configured set's record (group key setGroup + its path).
-	var folders []string
-	selected := map[string][]Pair{}
-	r.hashes, r.checked = nil, nil // files may have changed since the last Run
-	r.prefetchAll()
-	r.noDiff = o.Write // what is written is checked again, with diffs, afterwards
-	if len(o.Paths) == 0 {
-		dirs, how, err := r.Discover()
-		if err != nil {
-			return nil, err
-		}
-		rep.Discovery = how
-		for _, d := range dirs {
-			selected[d] = r.CheckFolder(d)
-			folders = append(folders, d)
-		}
-		files, _, err := r.listFiles()
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range r.checkSets(files) {
-			g := groupOf(p)
-			if _, seen := selected[g]; !seen {
-				folders = append(folders, g)
-			}
-			selected[g] = append(selected[g], p)
-		}
-		// Every set's record folder is visited, for the temporary files an
-		// interrupted --write left there, even when the set has no pair yet.
-		for _, s := range r.pairingConfig().sets {
-			if g := setGroup + s.Record; selected[g] == nil {
-				folders = append(folders, g)
-				selected[g] = []Pair{}
-			}
-		}
-	} else {
+	r.sides, r.readmeNamed = nil, map[string]bool{} // files may have changed since the last Run
+	files, err := r.listFiles()
+	if err != nil {
+		return nil, err
+	}
+	rep.Discovery = DiscoveryWalk
+	if r.GitDir != "" {
+		rep.Discovery = DiscoveryGit
+	}
+	// A file named on the command line is checked as it is in the working
+	// tree, listed or not (an ignored one too), and so is the record beside it.
+	var rels []string
+	if len(o.Paths) > 0 {
 		rep.Discovery = DiscoveryArgs
 		base := o.Dir
 		if base == "" {
-			var err error
 			if base, err = os.Getwd(); err != nil {
 				return nil, err
 			}
 		}
-		checked := map[string][]Pair{}
 		for _, arg := range o.Paths {
-			folder, pick, err := r.selectArg(base, arg, checked)
+			rel, err := r.argPath(base, arg)
 			if err != nil {
 				return nil, err
 			}
-			if _, seen := selected[folder]; !seen {
-				folders = append(folders, folder)
-			}
-			for _, p := range pick {
-				if !hasPair(selected[folder], p) {
-					selected[folder] = append(selected[folder], p)
+			rels = append(rels, rel)
+			for _, f := range []string{rel, path.Join(path.Dir(rel), RecordName)} {
+				if _, err := os.Lstat(r.Abs(f)); err == nil && !slices.Contains(files, f) {
+					files = append(slices.Clip(files), f)
 				}
 			}
 		}
 	}
-	r.noDiff = false
-	for _, g := range folders {
-		pairs := selected[g]
-		recRel, _ := groupRecord(g)
-		dir, base := path.Split(recRel)
+	r.files = files
+	r.prefetchAll(files)
+	// Pairs are grouped by what one write replaces: a record.
+	groups := r.groups(files)
+	verdicts := map[string][]Pair{}
+	for _, s := range groups {
+		verdicts[s.Record] = r.checkSet(s, files)
+	}
+	var order []*pairSet
+	selected := map[string][]Pair{}
+	if len(o.Paths) == 0 {
+		// Every record's folder is visited, for the temporary files an
+		// interrupted --write left there, even when it has no pair yet.
+		order, selected = groups, verdicts
+		if c := r.pairingConfig(); c.err != nil {
+			order = append(slices.Clip(order), &pairSet{Record: ConfigName})
+			selected[ConfigName] = []Pair{configVerdict(c)}
+		}
+	}
+	for i, arg := range o.Paths {
+		s, pick, err := r.selectArg(arg, rels[i], groups, verdicts)
+		if err != nil {
+			return nil, err
+		}
+		if _, seen := selected[s.Record]; !seen {
+			order = append(order, s)
+		}
+		for _, p := range pick {
+			if !slices.ContainsFunc(selected[s.Record], func(q Pair) bool { return q.Status == p.Status && q.Label() == p.Label() }) {
+				selected[s.Record] = append(selected[s.Record], p)
+			}
+		}
+	}
+	for _, s := range order {
+		pairs := selected[s.Record]
+		dir, base := path.Split(s.Record)
 		dir = path.Clean(dir)
 		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-			rep.RemovedTemps = append(rep.RemovedTemps, join(dir, n))
+			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(dir, n))
 		}
 		if o.Write && len(pairs) > 0 {
-			pairs = r.writeGroup(g, pairs, o)
+			pairs = r.writeGroup(s, pairs, o)
 		}
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
@@ -159,8 +162,15 @@ func (r *Repo) Run(o Options) (*Report, error) {
 			p.Sides = []Side{}
 		}
 		for j := range p.Sides {
-			if !utf8.ValidString(p.Sides[j].Path) {
-				p.Sides[j].PathQuoted = QuotePath(p.Sides[j].Path)
+			s := &p.Sides[j]
+			// What changed since the confirmed blob, for what is reported
+			// (a failed or refused --write's pairs are as they were).
+			if s.State == SideChanged && p.Action != "failed" && p.Action != refused {
+				c := r.changesSince(s.Path, s.Recorded)
+				s.Changes = &c
+			}
+			if !utf8.ValidString(s.Path) {
+				s.PathQuoted = QuotePath(s.Path)
 			}
 		}
 		rep.Summary.Pairs++
@@ -176,11 +186,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 
 // prefetchAll hashes, in one git call, every listed file that can be a side:
 // README.md, README.<lang>.md, and the documents of configured sets.
-func (r *Repo) prefetchAll() {
-	files, _, err := r.listFiles()
-	if err != nil {
-		return
-	}
+func (r *Repo) prefetchAll(files []string) {
 	var sides []string
 	for _, f := range files {
 		if b := path.Base(f); b == BaseName || IsTranslationName(b) || r.covered(f) {
@@ -190,104 +196,11 @@ func (r *Repo) prefetchAll() {
 	r.prefetch(sides)
 }
 
-// setGroup prefixes the group key of a configured set's pairs; no folder name
-// holds a NUL byte.
-const setGroup = "\x00set:"
-
-// groupRecord returns the repository-relative record of group key g, and
-// whether it is a configured set's.
-func groupRecord(g string) (string, bool) {
-	if set, ok := strings.CutPrefix(g, setGroup); ok {
-		return set, true
-	}
-	return join(g, RecordName), false
-}
-
-func groupOf(p Pair) string {
-	if p.Set != "" || p.Record == ConfigName {
-		return setGroup + p.Record
-	}
-	return p.folder
-}
-
-// selectSetArg finds the verdicts of configured sets an argument names: a set's
-// record, or a language file of one of its documents.
-func (r *Repo) selectSetArg(arg, rel string, checked map[string][]Pair) (string, []Pair, bool, error) {
-	c := r.pairingConfig()
-	if c.err != nil || len(c.sets) == 0 {
-		return "", nil, false, nil
-	}
-	pairs, ok := checked[setGroup]
-	if !ok {
-		files, _, err := r.listFiles()
-		if err != nil {
-			return "", nil, false, err
-		}
-		pairs = r.checkSets(files)
-		checked[setGroup] = pairs
-	}
-	for _, s := range c.sets {
-		if rel != s.Record {
-			continue
-		}
-		var pick []Pair
-		for _, p := range pairs {
-			if p.Record == rel && p.Status != Unrecorded {
-				pick = append(pick, p)
-			}
-		}
-		if len(pick) == 0 {
-			return "", nil, false, usageErr("%s: no such record, or it records nothing yet", QuotePath(arg))
-		}
-		return setGroup + rel, pick, true, nil
-	}
-	if pick := withSide(pairs, rel); len(pick) > 0 {
-		return groupOf(pick[0]), pick, true, nil
-	}
-	if r.readmeRecordNames(map[string]string{"": rel}) {
-		return "", nil, false, nil // a README.i18n.yaml pairs it: the README default answers
-	}
-	for _, s := range c.sets {
-		if _, _, ok := s.classify(rel); ok {
-			// A malformed or unreadable set record answers for its documents.
-			for _, p := range pairs {
-				if p.Record == s.Record && (p.Status == Malformed || p.Status == Unreadable) && p.record == nil {
-					return groupOf(p), []Pair{p}, true, nil
-				}
-			}
-			if _, err := os.Lstat(r.Abs(rel)); err != nil {
-				return "", nil, false, usageErr("%s: no such file", QuotePath(arg))
-			}
-			return "", nil, false, usageErr("%s has no other language yet in set %s: there is nothing to pair", QuotePath(arg), QuotePath(s.Name))
-		}
-	}
-	return "", nil, false, nil
-}
-
-// withSide returns the pairs that have a side at rel.
-func withSide(pairs []Pair, rel string) []Pair {
-	var pick []Pair
-	for _, p := range pairs {
-		if p.Has(rel) {
-			pick = append(pick, p)
-		}
-	}
-	return pick
-}
-
-func hasPair(ps []Pair, p Pair) bool {
-	for _, q := range ps {
-		if q.Record == p.Record && q.Status == p.Status && q.Label() == p.Label() {
-			return true
-		}
-	}
-	return false
-}
-
-// selectArg finds the verdicts an argument names: a record, or a side of a pair.
-func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, []Pair, error) {
+// argPath turns an argument into a repository-relative path, refusing one
+// outside the repository.
+func (r *Repo) argPath(base, arg string) (string, error) {
 	if arg == "" {
-		return "", nil, usageErr("an empty path is not a record or a side of a pair")
+		return "", usageErr("an empty path is not a record or a side of a pair")
 	}
 	p := arg
 	if !filepath.IsAbs(p) {
@@ -298,50 +211,58 @@ func (r *Repo) selectArg(base, arg string, checked map[string][]Pair) (string, [
 	// a link, which the check reports), then insist on staying in the repository.
 	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
 	if err != nil {
-		return "", nil, usageErr("%s: no such folder", QuotePath(arg))
+		return "", usageErr("%s: no such folder", QuotePath(arg))
 	}
 	abs := filepath.Join(dir, filepath.Base(p))
 	if !r.inside(abs) || abs == r.Root {
-		return "", nil, usageErr("%s is outside the repository (%s)", QuotePath(arg), QuotePath(r.Root))
+		return "", usageErr("%s is outside the repository (%s)", QuotePath(arg), QuotePath(r.Root))
 	}
-	rel := r.Rel(abs)
-	if g, pick, ok, err := r.selectSetArg(arg, rel, checked); ok || err != nil {
-		return g, pick, err
-	}
-	folder, name := path.Split(rel)
-	folder = path.Clean(folder)
-	pairs, ok := checked[folder]
-	if !ok {
-		pairs = r.CheckFolder(folder)
-		checked[folder] = pairs
-	}
-	_, statErr := os.Lstat(abs)
-	if name == RecordName {
-		if errors.Is(statErr, fs.ErrNotExist) {
-			return "", nil, usageErr("%s: no such record", QuotePath(arg))
-		}
-		for _, p := range pairs {
-			if p.Status != Unrecorded {
-				return folder, []Pair{p}, nil
-			}
-		}
-	}
-	pick := withSide(pairs, rel)
-	if len(pick) == 0 && (name == BaseName || IsTranslationName(name)) {
-		// A malformed or unreadable record names nothing we can read; its verdict
-		// is the answer for every README in its folder.
-		for _, p := range pairs {
-			if p.Status == Malformed || p.Status == Unreadable && p.record == nil {
+	return r.Rel(abs), nil
+}
+
+// selectArg finds the verdicts an argument names: every pair its record holds,
+// or the pairs with a side at rel (a configured set's before a README
+// folder's), or the verdict on the record that should name it.
+func (r *Repo) selectArg(arg, rel string, groups []*pairSet, verdicts map[string][]Pair) (*pairSet, []Pair, error) {
+	isRecord := path.Base(rel) == RecordName || slices.ContainsFunc(groups, func(s *pairSet) bool { return rel == s.Record })
+	i := slices.IndexFunc(groups, func(s *pairSet) bool { return !s.readme })
+	setsFirst := slices.Concat(groups[max(i, 0):], groups[:max(i, 0)])
+	for _, s := range setsFirst {
+		var pick []Pair
+		for _, p := range verdicts[s.Record] {
+			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.Has(rel) {
 				pick = append(pick, p)
 			}
 		}
+		if len(pick) > 0 {
+			return s, pick, nil
+		}
 	}
-	if len(pick) > 0 {
-		return folder, pick, nil
+	if isRecord {
+		return nil, nil, usageErr("%s: no such record", QuotePath(arg))
+	}
+	_, statErr := os.Lstat(r.Abs(rel))
+	for _, s := range setsFirst {
+		if _, _, ok := s.classify(rel); !ok {
+			continue
+		}
+		// A record that cannot be used answers for what it would name.
+		for _, p := range verdicts[s.Record] {
+			if len(p.Sides) == 0 {
+				return s, []Pair{p}, nil
+			}
+		}
+		if s.readme {
+			continue
+		}
+		if errors.Is(statErr, fs.ErrNotExist) {
+			return nil, nil, usageErr("%s: no such file", QuotePath(arg))
+		}
+		return nil, nil, usageErr("%s has no other language yet in set %s: there is nothing to pair", QuotePath(arg), QuotePath(s.Name))
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		return "", nil, usageErr("%s: no such file, and no %s beside it names it", QuotePath(arg), RecordName)
+		return nil, nil, usageErr("%s: no such file, and no %s beside it names it", QuotePath(arg), RecordName)
 	}
-	return "", nil, usageErr("%s is not a side of a translation pair: no %s beside it names it, and it is not %s or a README.<lang>.md beside %s",
+	return nil, nil, usageErr("%s is not a side of a translation pair: no %s beside it names it, and it is not %s or a README.<lang>.md beside %s",
 		QuotePath(arg), RecordName, BaseName, BaseName)
 }

@@ -2,12 +2,14 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -37,13 +39,10 @@ var ops = fileOps{
 // and path is untouched. A temporary file is removed by Release when the
 // process is told to stop; one a killed process left, by RemoveStaleTemps.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir := filepath.Dir(path)
 	// The leading dot and trailing .tmp keep a leftover from a crash from ever
 	// being taken for a record.
-	tmp, err := ops.createTemp(dir, "."+base+".*.tmp")
+	tmp, err := ops.createTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -98,27 +97,18 @@ func readBack(path string, data []byte) error {
 
 // RemoveStaleTemps removes, in dir, the temporary files a --write of base left
 // when its process was killed before it could clean up (".README.i18n.yaml.
-// <digits>.tmp" and ".pid"). It takes the record's lock first, without waiting:
-// while another --write holds it, its files are live and stay. It returns the
-// names it removed.
+// <digits>.tmp", and the lock file its system released). It takes the record's
+// lock first, without waiting: while another --write holds it, its files are
+// live and stay. It returns the names it removed.
 func RemoveStaleTemps(dir, base string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var stale []string
+	temp := regexp.MustCompile(`^(\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.tmp|` + regexp.QuoteMeta(base) + `\.lock)$`)
 	for _, e := range entries {
-		mid, ok := strings.CutPrefix(e.Name(), "."+base+".")
-		digits, ok2 := strings.CutSuffix(mid, ".tmp")
-		// A .pid file is made before its lock is taken: it is stale only once
-		// its process is gone, or a run would remove a live writer's file and
-		// fail it (0 for one not written yet counts as live).
-		pid := !ok2
-		if pid {
-			digits, ok2 = strings.CutSuffix(mid, ".pid")
-		}
-		if ok && ok2 && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular() &&
-			(!pid || processGone(lockHolder(filepath.Join(dir, e.Name())))) {
+		if temp.MatchString(e.Name()) && e.Type().IsRegular() {
 			stale = append(stale, e.Name())
 		}
 	}
@@ -160,27 +150,21 @@ type Written struct {
 const refused = "refused"
 
 // writeGroup re-records the selected pairs of one record (a README folder's, or
-// a set's, group key g) under the record's lock: the record is read again once
-// the lock is held, so a --write that ran meanwhile is built on, not undone. It
-// returns the verdicts as they are on disk afterwards.
-func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
+// a set's) under the record's lock: the record is read again once the lock is
+// held, so a --write that ran meanwhile is built on, not undone. It returns the
+// verdicts as they are on disk afterwards.
+func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	fail := func(action string, err error) []Pair {
 		for i := range selected {
 			selected[i].Action, selected[i].WriteError = action, err.Error()
 		}
 		return selected
 	}
-	recRel, isSet := groupRecord(g)
-	if isSet {
-		if err := r.makeRecordFolder(recRel); err != nil {
-			return fail("failed", err)
-		}
+	recRel := s.Record
+	if err := r.makeRecordFolder(recRel); err != nil {
+		return fail("failed", err)
 	}
-	wait := o.LockWait
-	if wait <= 0 {
-		wait = LockWait
-	}
-	unlock, err := lockRecord(r.Abs(recRel), wait)
+	unlock, err := lockRecord(r.Abs(recRel), cmp.Or(o.LockWait, LockWait))
 	if err != nil {
 		var le *LockError
 		if !errors.As(err, &le) {
@@ -189,18 +173,14 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		return fail("failed", err)
 	}
 	defer unlock()
-	r.conf, r.readmeNames = nil, nil
-	r.noDiff = true
-	fresh := r.checkGroup(g)
-	r.noDiff = false
 	var now []Pair // the fresh verdicts of what the user named
-	for _, p := range fresh {
-		if p.record == nil && (p.Status == Malformed || p.Status == Unreadable) {
-			now = append(now, p) // a record that cannot be read answers for all it would name
+	for _, p := range r.checkSet(s, r.files) {
+		if len(p.Sides) == 0 {
+			now = append(now, p) // a record that cannot be used answers for all it would name
 			continue
 		}
 		for _, q := range selected {
-			if (p.Status == Unrecorded) == (q.Status == Unrecorded) && (p.doc == q.doc && isSet || !isSet && (p.Status != Unrecorded || shareSide(p, q))) {
+			if p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded) {
 				now = append(now, p)
 				break
 			}
@@ -209,16 +189,15 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 	if len(now) == 0 {
 		return fail("failed", errors.New("what was named changed while waiting for the lock; check again"))
 	}
-	var rec *Record
+	rec := now[0].record // every pair of the group holds the same record, or none
 	hashes := map[string]string{}
 	var add []Entry
-	todo := false
 	name := func(rel string) string { return strings.TrimPrefix(rel, path.Dir(recRel)+"/") }
 	for _, p := range now {
 		switch {
 		case p.Status == Malformed || p.Status == Unreadable:
 			msg := strings.TrimPrefix(p.Message, QuotePath(recRel)+": ")
-			if p.record == nil {
+			if len(p.Sides) == 0 {
 				msg += "; fix or delete " + QuotePath(recRel) + " first"
 			}
 			return fail("failed", errors.New(msg))
@@ -227,10 +206,6 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 		case p.Status == Changed && !o.OtherSideNeedsNoChange:
 			return fail(refused, errors.New(r.oneSided(p)))
 		}
-		if p.record != nil {
-			rec = p.record
-		}
-		todo = todo || p.Status != Confirmed
 		for _, s := range p.Sides {
 			if p.Status != Unrecorded {
 				hashes[name(s.Path)] = s.Current
@@ -247,26 +222,14 @@ func (r *Repo) writeGroup(g string, selected []Pair, o Options) []Pair {
 			}
 		}
 	}
-	if rec == nil && !isSet {
-		// The user named only a new translation; the folder may still have a record.
-		for _, p := range fresh {
-			if p.record != nil {
-				rec = p.record
-			}
-		}
-	}
-	action, wrote, err := "unchanged", []Written(nil), error(nil)
-	if todo || len(add) > 0 {
-		action, wrote, err = r.writeRecord(recRel, rec, hashes, add, isSet)
-	}
+	action, wrote, err := r.writeRecord(recRel, rec, hashes, add, !s.readme)
 	if err != nil {
 		return fail("failed", err)
 	}
-	r.conf, r.readmeNames = nil, nil
 	var out []Pair
-	for _, p := range r.checkGroup(g) {
+	for _, p := range r.checkSet(s, r.files) {
 		for _, q := range now {
-			if isSet && p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) || !isSet && (shareSide(p, q) || p.Status != Unrecorded && q.Status != Unrecorded) {
+			if p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) {
 				if p.Status != Unrecorded {
 					p.Action = action
 					for _, w := range wrote {
@@ -295,62 +258,24 @@ func (r *Repo) oneSided(p Pair) string {
 		}
 	}
 	return fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
-		changed, list(others), list(others), pronoun(others, "needs", "need"), r.oneSidedCommand(p.Sides[0].Path))
-}
-
-// oneSidedCommand is the command that re-records a pair whose other sides need
-// no change.
-func (r *Repo) oneSidedCommand(side string) string {
-	if r.FixOneSided != "" {
-		return r.FixOneSided + " " + QuotePath(side)
-	}
-	return "verify-translation-pairing --write --other-side-needs-no-change " + QuotePath(side)
-}
-
-func shareSide(p, q Pair) bool {
-	for _, s := range q.Sides {
-		if p.Has(s.Path) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkGroup returns the fresh verdicts of one record's group.
-func (r *Repo) checkGroup(g string) []Pair {
-	set, isSet := groupRecord(g)
-	if !isSet {
-		return r.CheckFolder(g)
-	}
-	files, _, err := r.listFiles()
-	if err != nil {
-		return nil
-	}
-	var out []Pair
-	for _, p := range r.checkSets(files) {
-		if p.Record == set {
-			out = append(out, p)
-		}
-	}
-	return out
+		changed, list(others), list(others), pronoun(others, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 }
 
 // makeRecordFolder creates the folders of a set's record, only below an
 // existing one inside the repository: a symbolic link on the way must not lead
 // the new folders out of it.
 func (r *Repo) makeRecordFolder(recRel string) error {
-	recAbs := r.Abs(recRel)
-	existing := filepath.Dir(recAbs)
-	for {
-		if _, err := os.Lstat(existing); err == nil || existing == r.Root {
+	existing := path.Dir(recRel)
+	for existing != "." {
+		if _, err := os.Lstat(r.Abs(existing)); err == nil {
 			break
 		}
-		existing = filepath.Dir(existing)
+		existing = path.Dir(existing)
 	}
-	if real, err := filepath.EvalSymlinks(existing); err != nil || !r.inside(real) {
-		return fmt.Errorf("the folder of %s: %w", QuotePath(recRel), errOutside)
+	if _, err := r.resolve(existing); err != nil {
+		return fmt.Errorf("the folder of %s: %w", QuotePath(recRel), err)
 	}
-	if err := os.MkdirAll(filepath.Dir(recAbs), 0o755); err != nil {
+	if err := os.MkdirAll(r.Abs(path.Dir(recRel)), 0o755); err != nil {
 		return writeErr(recRel, err)
 	}
 	return nil
@@ -360,62 +285,44 @@ func (r *Repo) makeRecordFolder(recRel string) error {
 // appended, or a new record of add when rec is nil. It returns the action and
 // every hash it changed.
 func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, paths bool) (string, []Written, error) {
-	recAbs := r.Abs(recRel)
-	dir := path.Dir(recRel)
+	recAbs, dir := r.Abs(recRel), path.Dir(recRel)
 	var wrote []Written
-	var data []byte
-	action := "rewrote"
-	perm := fs.FileMode(0o644)
+	fresh := add // writeGroup adds only what rec does not list
+	action, perm := "rewrote", fs.FileMode(0o644)
 	if rec == nil {
-		action = "created"
-		if len(add) < 2 {
-			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(join(dir, add[0].Name)))
+		if len(fresh) < 2 {
+			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(path.Join(dir, add[0].Name)))
 		}
 		// README.md first, then the translations by name.
-		sort.SliceStable(add, func(i, j int) bool { return add[i].Name == BaseName && add[j].Name != BaseName })
-		hint := join(dir, add[0].Name)
+		sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Name == BaseName && fresh[j].Name != BaseName })
+		hint := path.Join(dir, fresh[0].Name)
 		if QuotePath(hint) != hint {
 			// A comment cannot hold what a terminal would act on, or bytes that are
 			// not UTF-8 (the record would not parse): name the side generically.
 			hint = "<a side of the pair>"
 		}
-		for _, e := range add {
-			wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
-		}
-		data = NewRecord(add, hint)
-		back, err := parseRecord(data, r.Format, paths)
-		if err == nil && len(back.Entries) != len(add) {
-			err = errors.New("the new record would not read back with the same sides")
-		}
-		if err != nil {
-			return "", nil, fmt.Errorf("cannot create %s: %w", QuotePath(recRel), err)
-		}
-	} else {
-		for _, e := range rec.Entries {
-			if h, ok := hashes[e.Name]; ok && h != e.Hash {
-				wrote = append(wrote, Written{Path: join(dir, e.Name), From: e.Hash, To: h})
-			}
-		}
-		var fresh []Entry
-		for _, e := range add {
-			if rec.Hash(e.Name) == "" {
-				fresh = append(fresh, e)
-				wrote = append(wrote, Written{Path: join(dir, e.Name), To: e.Hash})
-			}
-		}
-		if len(wrote) == 0 {
-			return "unchanged", nil, nil
-		}
-		var err error
-		if data, err = rec.Rewrite(hashes, fresh, r.Format); err != nil {
-			return "", nil, fmt.Errorf("cannot rewrite %s: %w", QuotePath(recRel), err)
-		}
-		if info, err := os.Stat(recAbs); err == nil {
-			perm = info.Mode().Perm()
+		action, rec = "created", newRecord(hint, paths)
+	} else if info, err := os.Stat(recAbs); err == nil {
+		perm = info.Mode().Perm()
+	}
+	for _, e := range rec.Entries {
+		if h, ok := hashes[e.Name]; ok && h != e.Hash {
+			wrote = append(wrote, Written{Path: path.Join(dir, e.Name), From: e.Hash, To: h})
 		}
 	}
-	if err := r.checkWritable(recAbs); err != nil {
-		return "", nil, err
+	for _, e := range fresh {
+		wrote = append(wrote, Written{Path: path.Join(dir, e.Name), To: e.Hash})
+	}
+	if len(wrote) == 0 {
+		return "unchanged", nil, nil
+	}
+	data, err := rec.Rewrite(hashes, fresh, r.Format)
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot write %s: %w", QuotePath(recRel), err)
+	}
+	if info, err := os.Lstat(recAbs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		// Renaming over a link would silently turn it into a regular file.
+		return "", nil, fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(recRel))
 	}
 	if err := WriteFileAtomic(recAbs, data, perm); err != nil {
 		return "", nil, writeErr(recRel, err)
@@ -432,23 +339,6 @@ func recordableName(name string) error {
 	}
 	if strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
 		return fmt.Errorf("cannot record %s: the name holds control characters; rename the file", QuotePath(name))
-	}
-	return nil
-}
-
-// checkWritable refuses to replace a record that is a symbolic link (renaming over
-// it would silently turn it into a regular file) or whose folder leads out of the
-// repository.
-func (r *Repo) checkWritable(recAbs string) error {
-	if info, err := os.Lstat(recAbs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(r.Rel(recAbs)))
-	}
-	real, err := filepath.EvalSymlinks(filepath.Dir(recAbs))
-	if err != nil {
-		return err
-	}
-	if !r.inside(real) {
-		return fmt.Errorf("the folder of %s: %w (to %s)", QuotePath(r.Rel(recAbs)), errOutside, QuotePath(real))
 	}
 	return nil
 }

@@ -107,9 +107,9 @@ func TestWriteFileAtomicKilledMidWrite(t *testing.T) {
 	repo := &Repo{Root: dir, Format: SHA1}
 	writeFile(t, filepath.Join(dir, BaseName), "x")
 	writeFile(t, filepath.Join(dir, "README.zh.md"), "y")
-	dirs, _, err := repo.Discover()
-	if err != nil || len(dirs) != 1 {
-		t.Errorf("Discover = %v, %v; want just the one folder", dirs, err)
+	rep, err := repo.Run(Options{})
+	if err != nil || len(rep.Pairs) != 1 || rep.Pairs[0].Record != RecordName || rep.Pairs[0].Status == Malformed {
+		t.Errorf("Run = %+v, %v; want just the one pair of the old record", rep, err)
 	}
 }
 
