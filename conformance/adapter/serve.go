@@ -60,6 +60,11 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 	if maxResponse <= 0 {
 		maxResponse = MaxLine
 	}
+	parse := protocol.ParseRequest
+	if rh, ok := h.(RawArgHandler); ok {
+		arg := rh.RawArg()
+		parse = func(line string) (protocol.Request, error) { return protocol.ParseRequestKeeping(line, arg) }
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	for {
@@ -80,7 +85,7 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 			if utf8.Valid(line) { // the protocol is UTF-8: raw surrogate bytes are a violation
 				// readLine's line is a fresh allocation nothing writes into again: the request
 				// is parsed in place, without a copy the size of a world.
-				req, perr = protocol.ParseRequest(unsafe.String(unsafe.SliceData(line), len(line)))
+				req, perr = parse(unsafe.String(unsafe.SliceData(line), len(line)))
 			}
 			if perr != nil {
 				out = []byte(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"bad request line"}}`)

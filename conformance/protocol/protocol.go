@@ -126,8 +126,17 @@ func (r Request) Line() []byte {
 }
 
 // ParseRequest reads one request line.
-func ParseRequest(line string) (Request, error) {
-	v, err := wire.Parse(line)
+func ParseRequest(line string) (Request, error) { return parseRequest(wire.Parse(line)) }
+
+// ParseRequestKeeping is ParseRequest, except that the argument arg, when present, is a
+// wire.Raw holding its JSON text, checked but not decoded: for a handler that decodes it into
+// its own values (the reference's adapter, a world), so a large argument is decoded once. The
+// requests it accepts and refuses are those ParseRequest does.
+func ParseRequestKeeping(line, arg string) (Request, error) {
+	return parseRequest(wire.ParseKeeping(line, "args", arg))
+}
+
+func parseRequest(v any, err error) (Request, error) {
 	if err != nil {
 		return Request{}, err
 	}

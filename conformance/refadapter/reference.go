@@ -39,6 +39,11 @@ type Reference struct {
 	worlds map[string]*sessionquerytest.World
 }
 
+// RawArg names the world: over stdio (adapter.Serve), a world comes as its text and is
+// decoded once, into the reference's values, rather than into the kit's and then converted
+// (adapter.RawArgHandler).
+func (r *Reference) RawArg() string { return worldArg }
+
 // Handle answers one request.
 func (r *Reference) Handle(ctx context.Context, req protocol.Request) protocol.Response {
 	res, err := r.handle(ctx, newRequest(req))
@@ -148,10 +153,14 @@ func (r *Reference) defineWorld(req request) (any, error) {
 	if !ok {
 		return nil, badRequest("world.define: world is missing")
 	}
-	if _, isRef, _ := protocol.WorldRefKey(wv); isRef {
+	arg, err := readWorldArg(wv)
+	if err != nil {
+		return nil, badRequest("world.define: %v", err)
+	}
+	if _, isRef, _ := protocol.WorldRefKey(arg.value); isRef {
 		return nil, badRequest("world.define: world is a reference, not a document")
 	}
-	w, err := worldFromValue(wv)
+	w, err := arg.world()
 	if err != nil {
 		return nil, badRequest("world.define: %v", err)
 	}
@@ -168,12 +177,16 @@ func (r *Reference) defineWorld(req request) (any, error) {
 // request gets its own World (and its own query, which records the calls), so the mutations
 // host.send applies never leak into another request.
 func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
-	key, isRef, err := protocol.WorldRefKey(wv)
+	arg, err := readWorldArg(wv)
+	if err != nil {
+		return nil, badRequest("world: %v", err)
+	}
+	key, isRef, err := protocol.WorldRefKey(arg.value)
 	if err != nil {
 		return nil, badRequest("world: %v", err)
 	}
 	if !isRef {
-		w, err := worldFromValue(wv)
+		w, err := arg.world()
 		if err != nil {
 			return nil, badRequest("%v", err)
 		}
