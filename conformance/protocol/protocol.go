@@ -120,8 +120,11 @@ func (r Request) Plain() Request {
 }
 
 // Line returns the request as one line of JSON, without the newline.
-func (r Request) Line() []byte {
-	b, _ := wire.Marshal(r.Value()) // built from JSON values only
+func (r Request) Line() []byte { return r.AppendLine(nil) }
+
+// AppendLine appends Line to dst, for a caller that reuses its buffer.
+func (r Request) AppendLine(dst []byte) []byte {
+	b, _ := wire.Append(dst, r.Value()) // built from JSON values only
 	return b
 }
 
