@@ -29,9 +29,10 @@ import (
 
 // Reference answers the protocol with the embedded Go reference implementation.
 type Reference struct {
-	// Profile is the contract release to behave as: protocol.Spec or "0.1.0-rc.8" (the latter
-	// places the context message after the direct one in host.send).
-	Profile string
+	// Profile is the contract release to behave as; the zero value is
+	// protocol.DefaultProfile. protocol.Profile010 places the context message after the
+	// direct one in host.send.
+	Profile protocol.Profile
 
 	// worlds holds the world.define cache: parsed templates, cloned per request. The mutex
 	// guards it because the runner's in-process caller may leave a timed-out call running.
@@ -79,12 +80,7 @@ func badRequest(format string, args ...any) error {
 	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
 }
 
-func (r *Reference) spec() string {
-	if r.Profile == "" {
-		return protocol.Spec
-	}
-	return r.Profile
-}
+func (r *Reference) spec() string { return string(r.Profile.Or()) }
 
 func (r *Reference) handle(ctx context.Context, req request) (any, error) {
 	arg := func(k string) jsjson.Arg {
