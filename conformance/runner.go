@@ -163,7 +163,7 @@ func NewRunner(r Runner) (Runner, error) {
 	if len(r.Parts) == 0 {
 		r.Parts = Parts
 	}
-	sel, err := suite.NewSelection(suite.Selection{Profile: r.Profile, Tags: r.Tags, Run: r.Match, Skip: r.Skip, Shard: r.Shard, Shards: r.Shards})
+	sel, err := suite.NewSelection(suite.Selection{Profile: r.Profile, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard, Shards: r.Shards})
 	if err != nil {
 		return r, usagef("%v", err)
 	}
@@ -198,7 +198,7 @@ func NewRunner(r Runner) (Runner, error) {
 		r.Deadline = DefaultDeadline
 	}
 	if len(r.Command) == 0 && r.Handler == nil {
-		r.Handler = &refadapter.Reference{Profile: string(r.Profile)}
+		r.Handler = &refadapter.Reference{Profile: r.Profile}
 	}
 	r.sel = r.shard(r.sel)
 	r.sel.Take = r.Take
@@ -392,9 +392,9 @@ func (r Runner) part(name string, seed uint64) suite.Part {
 	case PartFeatures:
 		return steps.Part{FS: r.Features, Messages: r.CucumberMessages}
 	case PartFixtures:
-		return cases.Part{FS: r.Fixtures, Oracle: &refadapter.Reference{Profile: string(r.Profile)}}
+		return cases.Part{FS: r.Fixtures, Oracle: &refadapter.Reference{Profile: r.Profile}}
 	}
-	return properties.Part{Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Oracle: &refadapter.Reference{Profile: string(r.Profile)}}
+	return properties.Part{Checks: r.Checks, Seed: seed, ShrinkTime: r.ShrinkTime, Oracle: &refadapter.Reference{Profile: r.Profile}}
 }
 
 // runPart runs one part and returns its cases and a note for the report.

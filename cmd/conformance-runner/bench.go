@@ -134,7 +134,7 @@ func (f *benchFlags) run(c *call) int {
 	for i, cmdline := range []string{f.adapterCmd, f.against} {
 		// The in-process reference runs on the bench's goroutine, unbounded (Timeout 0): a
 		// goroutine and a timer per call would be measured with the handler.
-		t := connect.Target{Handler: &refadapter.Reference{Profile: string(release)}}
+		t := connect.Target{Handler: &refadapter.Reference{Profile: release}}
 		name := "reference (in-process)"
 		if cmdline != "" {
 			argv, err := splitCommand(cmdline)

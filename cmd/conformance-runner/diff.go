@@ -135,7 +135,7 @@ func (f *diffFlags) run(c *call) int {
 	if err != nil {
 		return c.usageErr(fmt.Sprintf("--profile %q: want %s", f.profile, protocol.ProfileNames()))
 	}
-	opts.Profile = string(release)
+	opts.Profile = release
 	switch f.surrogates {
 	case "auto":
 	case "always":
@@ -191,7 +191,7 @@ func (f *diffFlags) run(c *call) int {
 		name string
 		c    *adapter.Client
 	}{{"A", a}, {"B", b}} {
-		if side.c.Hello.Spec != opts.Profile {
+		if side.c.Hello.Spec != string(opts.Profile) {
 			fmt.Fprintf(stdout, "warning: %s declares spec %q; the run is for profile %s\n", side.name, side.c.Hello.Spec, opts.Profile)
 		}
 	}
@@ -203,7 +203,7 @@ func (f *diffFlags) run(c *call) int {
 	fmt.Fprintf(stderr, "conformance-runner diff: rapid seed %d\n", opts.Seed)
 
 	code := report.ExitConformant
-	doc := diffDoc{A: nameA, B: nameB, Profile: opts.Profile, Seed: opts.Seed, Checks: f.checks}
+	doc := diffDoc{A: nameA, B: nameB, Profile: string(opts.Profile), Seed: opts.Seed, Checks: f.checks}
 	opts.Progress = func(o differential.OpResult) {
 		op := diffDocOp(o)
 		defer func() { doc.Ops = append(doc.Ops, op) }()
@@ -327,7 +327,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 		}
 	}
 	fmt.Fprintf(w, "  request: %s\n  A: %s\n  B: %s\n  how A differs (- B, + A):\n%s", d.Request.Line(), la, lb, diffIndent(d.Diff, "    "))
-	data, err := d.Marshal(opts.Profile, nameA, nameB, opts.Seed)
+	data, err := d.Marshal(string(opts.Profile), nameA, nameB, opts.Seed)
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
@@ -340,7 +340,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 		return report.ExitUsage, ""
 	}
 	check := func(c *adapter.Client) result.Status {
-		rs, err := differential.CheckFixture(ctx, c, d.FileName(), data, opts.Profile)
+		rs, err := differential.CheckFixture(ctx, c, d.FileName(), data, string(opts.Profile))
 		if err != nil || len(rs) != 1 {
 			return result.FixtureBug
 		}
@@ -363,7 +363,7 @@ func writeDifference(ctx context.Context, w io.Writer, d *differential.Differenc
 // else the adapter command run in dir. The timeout bounds each call of either.
 func diffTarget(argv []string, dir string, timeout time.Duration, profile protocol.Profile) connect.Target {
 	if len(argv) == 0 {
-		return connect.Target{Handler: &refadapter.Reference{Profile: string(profile)}, Timeout: timeout}
+		return connect.Target{Handler: &refadapter.Reference{Profile: profile}, Timeout: timeout}
 	}
 	return connect.Target{Command: argv, Dir: dir, Timeout: timeout}
 }

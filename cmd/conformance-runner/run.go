@@ -259,7 +259,7 @@ Exit codes: 0 stdin ended, 1 the protocol could not be served (stdin or stdout f
 				return report.ExitUsage
 			}
 			opts := adapter.ServeOptions{MaxRequest: *maxRequest}
-			if err := adapter.ServeWith(context.Background(), c.stdin, c.stdout, &refadapter.Reference{Profile: string(p)}, opts); err != nil {
+			if err := adapter.ServeWith(context.Background(), c.stdin, c.stdout, &refadapter.Reference{Profile: p}, opts); err != nil {
 				c.errorf("%v", err)
 				return 1
 			}

@@ -17,5 +17,15 @@ type Handler interface {
 	Handle(ctx context.Context, req protocol.Request) protocol.Response
 }
 
+// A RawArgHandler is a Handler that decodes one argument itself. Serve gives it that
+// argument as a wire.Raw, its JSON text checked but not decoded (protocol.ParseRequestKeeping),
+// so a world reaches the handler's own values in one decoding, not two. In-process callers
+// pass the kit's values as they are; the handler reads both.
+type RawArgHandler interface {
+	Handler
+	// RawArg names the argument.
+	RawArg() string
+}
+
 // KitVersion is this kit's version, reported in the reference's hello.
 const KitVersion = "0.1.0"

@@ -188,6 +188,9 @@ type Process struct {
 	// MaxStrayLines of them the process is not restarted again.
 	Strays    int
 	lastStray string // the reason of the last, repeated when a restart is refused
+	// wbuf is reused for the request lines, so a request of many megabytes (a world sent
+	// with each call) is encoded into memory already in use, not grown anew each time.
+	wbuf []byte
 }
 
 // DefaultTimeout is the per-call timeout when Process.Timeout is zero.
@@ -376,7 +379,8 @@ func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.D
 		}
 		return fail(KindProtocol, "wrote to stdout without a request: %s", quoteLine(line, 200))
 	}
-	line := append(req.Line(), '\n')
+	line := append(req.AppendLine(p.wbuf[:0]), '\n')
+	p.wbuf = line[:0]
 	// An adapter that stops reading fills the pipe, and a large request would block the
 	// write forever: it is bounded by the timeout and the context, as the read is.
 	if dl, ok := p.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok {

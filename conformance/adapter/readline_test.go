@@ -43,3 +43,41 @@ func TestReadLineBound(t *testing.T) {
 		}
 	}
 }
+
+// readLineInto reads as readLine does, and a line it returns stays as it was while the
+// scratch buffer is reused for the lines after it.
+func TestReadLineIntoKeepsLines(t *testing.T) {
+	const maxLine = 100
+	var lines []string
+	for i, size := range []int{40, 3, 90, 101, 0, 17, 100, 250, 64, 2} {
+		lines = append(lines, strings.Repeat(string(rune('a'+i)), size))
+	}
+	br := bufio.NewReaderSize(strings.NewReader(strings.Join(lines, "\r\n")+"\n"), 16)
+	var scratch []byte
+	var got [][]byte
+	for i, want := range lines {
+		line, err := readLineInto(br, maxLine, &scratch)
+		if len(want) > maxLine {
+			if !errors.Is(err, errLineTooLong) || line != nil {
+				t.Errorf("line %d (%d bytes): %d bytes, %v; want errLineTooLong", i, len(want), len(line), err)
+			}
+			continue
+		}
+		if string(line) != want || err != nil {
+			t.Errorf("line %d: %q, %v; want %q", i, line, err, want)
+		}
+		got = append(got, line)
+	}
+	if cap(scratch) == 0 {
+		t.Error("no line was built in the scratch buffer")
+	}
+	for i, j := 0, 0; i < len(lines); i++ {
+		if len(lines[i]) > maxLine {
+			continue
+		}
+		if string(got[j]) != lines[i] {
+			t.Errorf("line %d changed after later reads: %q", i, got[j])
+		}
+		j++
+	}
+}

@@ -60,10 +60,16 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 	if maxResponse <= 0 {
 		maxResponse = MaxLine
 	}
+	parse := protocol.ParseRequest
+	if rh, ok := h.(RawArgHandler); ok {
+		arg := rh.RawArg()
+		parse = func(line string) (protocol.Request, error) { return protocol.ParseRequestKeeping(line, arg) }
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
+	var scratch []byte
 	for {
-		line, err := readLine(br, maxLine)
+		line, err := readLineInto(br, maxLine, &scratch)
 		if errors.Is(err, errLineTooLong) {
 			// A request over the bound is refused, not buffered, and the server goes on
 			// with the next line.
@@ -80,7 +86,7 @@ func ServeWith(ctx context.Context, r io.Reader, w io.Writer, h Handler, opts Se
 			if utf8.Valid(line) { // the protocol is UTF-8: raw surrogate bytes are a violation
 				// readLine's line is a fresh allocation nothing writes into again: the request
 				// is parsed in place, without a copy the size of a world.
-				req, perr = protocol.ParseRequest(unsafe.String(unsafe.SliceData(line), len(line)))
+				req, perr = parse(unsafe.String(unsafe.SliceData(line), len(line)))
 			}
 			if perr != nil {
 				out = []byte(`{"id":null,"ok":false,"error":{"code":"` + protocol.CodeProtocol + `","message":"bad request line"}}`)
@@ -179,20 +185,33 @@ var errLineTooLong = errors.New("protocol line too long")
 // readLine reads one line without its newline (and a CR before it). A line over maxLine
 // bytes is consumed to its end without being kept, and reported as errLineTooLong, so memory
 // stays bounded and the next read starts at the next line.
-func readLine(br *bufio.Reader, maxLine int) ([]byte, error) { return readLineOr(br, maxLine, false) }
+func readLine(br *bufio.Reader, maxLine int) ([]byte, error) {
+	return readLineOr(br, maxLine, false, nil)
+}
+
+// readLineInto is readLine building a line longer than br's buffer in *scratch, grown as
+// needed and kept for the next one, and returning a copy of exact size: a request of many
+// megabytes (a world) is then copied twice, into memory already in use and out, rather than
+// three times over into fresh memory as a growing slice is.
+func readLineInto(br *bufio.Reader, maxLine int, scratch *[]byte) ([]byte, error) {
+	return readLineOr(br, maxLine, false, scratch)
+}
 
 // readResponseLine is readLine for the client: a line over maxLine is reported as soon as it
 // is known to be one, not read to its end (which may never come, or come after the timeout
 // and be reported as one); the adapter is killed after it, so the rest of the line is moot.
 func readResponseLine(br *bufio.Reader, maxLine int) ([]byte, error) {
-	return readLineOr(br, maxLine, true)
+	return readLineOr(br, maxLine, true, nil)
 }
 
-func readLineOr(br *bufio.Reader, maxLine int, stopEarly bool) ([]byte, error) {
+func readLineOr(br *bufio.Reader, maxLine int, stopEarly bool, scratch *[]byte) ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
+		if scratch != nil && line == nil && !tooLong && err == bufio.ErrBufferFull {
+			line = (*scratch)[:0] // a long line: built in the scratch buffer
+		}
 		if !tooLong {
 			if n := len(line) + len(chunk); n > maxLine+2 { // room for the CR LF
 				if stopEarly {
@@ -219,11 +238,17 @@ func readLineOr(br *bufio.Reader, maxLine int, stopEarly bool) ([]byte, error) {
 				line = line[:n-2]
 			}
 		}
+		if scratch != nil && cap(line) > cap(*scratch) {
+			*scratch = line[:0]
+		}
 		if tooLong || len(line) > maxLine {
 			if err == nil || err == io.EOF {
 				err = errLineTooLong
 			}
 			return nil, err
+		}
+		if scratch != nil && len(line) > 0 && unsafe.SliceData(line) == unsafe.SliceData(*scratch) {
+			line = bytes.Clone(line) // the caller keeps the line; the scratch buffer is reused
 		}
 		return line, err
 	}

@@ -29,7 +29,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
-	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -537,9 +536,6 @@ func (c Case) AppliesTo(profile string) bool {
 	}
 	return false
 }
-
-// MatchTags reports whether tags (requirement ids, area …) satisfy expr: tagexpr.Match.
-func MatchTags(expr string, tags []string) bool { return tagexpr.Match(expr, tags) }
 
 // FullName returns a case's name as reported: the file's base name, "/", the case name.
 func (f File) FullName(c Case) string {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/tagexpr"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -50,6 +51,7 @@ func TestWantDiff(t *testing.T) {
 	}
 }
 
+// The tags a part gives its checks, matched as --tags matches them.
 func TestMatchTags(t *testing.T) {
 	tags := []string{"prepare", "SR-PREP-1", "SR-ERR-3"}
 	for expr, want := range map[string]bool{
@@ -61,7 +63,7 @@ func TestMatchTags(t *testing.T) {
 		"prepare && SR-ERR-3":    true,
 		"~@uri":                  true,
 	} {
-		if got := cases.MatchTags(expr, tags); got != want {
+		if got := tagexpr.Match(expr, tags); got != want {
 			t.Errorf("MatchTags(%q) = %v", expr, got)
 		}
 	}

@@ -35,7 +35,7 @@ func build(t *testing.T) map[string][]byte {
 			if len(gc.profiles) > 0 {
 				profile = gc.profiles[0]
 			}
-			h := &refadapter.Reference{Profile: profile}
+			h := &refadapter.Reference{Profile: protocol.Profile(profile)}
 			resp := h.Handle(context.Background(), protocol.Request{ID: 1, Op: g.op, Args: gc.args}.Plain())
 			w := cases.Want{OK: resp.OK, Result: resp.Result}
 			if !resp.OK {
@@ -101,7 +101,7 @@ func runAll(t *testing.T, c adapter.Caller, profile string) []result.Case {
 func TestFixturesReference(t *testing.T) {
 	for _, profile := range []string{cases.Profile001, cases.Profile010} {
 		t.Run(profile, func(t *testing.T) {
-			res := runAll(t, adapter.InProcess{H: &refadapter.Reference{Profile: profile}}, profile)
+			res := runAll(t, adapter.InProcess{H: &refadapter.Reference{Profile: protocol.Profile(profile)}}, profile)
 			if len(res) < 100 {
 				t.Errorf("only %d fixture cases ran", len(res))
 			}

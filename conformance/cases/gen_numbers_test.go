@@ -369,7 +369,7 @@ func TestNumberChunkDiagnosis(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := cases.Run(context.Background(), cl, fixtures.FS, cases.Options{
-		Selection: suite.Selection{Run: "fixtures/traps-numbers-(prompt|uri)/"},
+		Selection: suite.Selection{Match: "fixtures/traps-numbers-(prompt|uri)/"},
 		Oracle:    &refadapter.Reference{},
 	})
 	if err != nil {

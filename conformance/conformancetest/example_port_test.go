@@ -40,7 +40,7 @@ func (firstDraft) NewService(goport.SessionStore, goport.Config) (goport.Service
 }
 
 func ExampleCertify() {
-	rep, err := conformancetest.Certify(context.Background(), firstDraft{}, conformancetest.Options{Run: "^fixtures/uri-encode/"})
+	rep, err := conformancetest.Certify(context.Background(), firstDraft{}, conformancetest.Options{Match: "^fixtures/uri-encode/"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -122,7 +122,7 @@ func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
 	if rep.Verdict.Code != report.ExitConformant {
 		t.Errorf("verdict %d: %s", rep.Verdict.Code, rep.Verdict.Summary)
 	}
-	rep, err = conformancetest.Certify(context.Background(), plainPort{}, conformancetest.Options{Seed: 7, Checks: 10, RequireAll: true, Run: "^fixtures/uri-"})
+	rep, err = conformancetest.Certify(context.Background(), plainPort{}, conformancetest.Options{Seed: 7, Checks: 10, RequireAll: true, Match: "^fixtures/uri-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestUndeclaredFeatureIsNotCovered(t *testing.T) {
 // The reason for a request Go's types cannot carry says what cannot be expressed.
 func TestInexpressibleReason(t *testing.T) {
 	t.Parallel()
-	rep, err := conformancetest.Certify(context.Background(), typedPort{refport.Port{}}, conformancetest.Options{Run: "^fixtures/(mention-format-stryker/numeric-label|prepare/null-label|config/)"})
+	rep, err := conformancetest.Certify(context.Background(), typedPort{refport.Port{}}, conformancetest.Options{Match: "^fixtures/(mention-format-stryker/numeric-label|prepare/null-label|config/)"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestWrongPortFails(t *testing.T) {
 // the rest is not covered, with the port's reason.
 func TestPartialPort(t *testing.T) {
 	t.Parallel()
-	rep := conformancetest.TestPortWith(t, uriport.Port{}, conformancetest.Options{Checks: 20, Run: "uri|mention"})
+	rep := conformancetest.TestPortWith(t, uriport.Port{}, conformancetest.Options{Checks: 20, Match: "uri|mention"})
 	if rep.Totals.Fail != 0 || rep.Totals.Error != 0 {
 		t.Errorf("%d failed, %d errors", rep.Totals.Fail, rep.Totals.Error)
 	}
@@ -368,7 +368,7 @@ func (lenient) ParseMentions(text string) (goport.ParsedText, error) {
 
 func TestLenientParserFails(t *testing.T) {
 	t.Parallel()
-	rep, err := conformancetest.Certify(context.Background(), lenient{}, conformancetest.Options{Checks: 20, Run: "mention"})
+	rep, err := conformancetest.Certify(context.Background(), lenient{}, conformancetest.Options{Checks: 20, Match: "mention"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestStoreMistakesFail(t *testing.T) {
 		// The fixed checks alone: a property that fails here is shrunk for up to the runner's
 		// 10 s, through held reads that each wait out their abort grace (0.4 to 16 s of wall
 		// for this test, by rapid's seed), and the mistake must be caught without one anyway.
-		rep, err := conformancetest.Certify(context.Background(), storeMistake{view: tc.view}, conformancetest.Options{Run: "^(features|fixtures)/.*(" + tc.run + ")"})
+		rep, err := conformancetest.Certify(context.Background(), storeMistake{view: tc.view}, conformancetest.Options{Match: "^(features|fixtures)/.*(" + tc.run + ")"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -467,7 +467,7 @@ func TestStoreMistakesFail(t *testing.T) {
 // for a port that declares FeatureLoneSurrogates).
 func TestPlainPortGetsNoLoneSurrogate(t *testing.T) {
 	t.Parallel()
-	rep, err := conformancetest.Certify(context.Background(), uriport.Port{}, conformancetest.Options{Run: "^properties/uri", Checks: 1000, Seed: 0x5eed})
+	rep, err := conformancetest.Certify(context.Background(), uriport.Port{}, conformancetest.Options{Match: "^properties/uri", Checks: 1000, Seed: 0x5eed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +574,7 @@ func TestNothingCertifiedHelper(t *testing.T) {
 	if os.Getenv("CONFORMANCETEST_NONE_PORT") != "1" {
 		t.Skip("run by TestNothingCertifiedFails, in a process of its own")
 	}
-	conformancetest.TestPortWith(t, nonePort{}, conformancetest.Options{Run: "^fixtures/uri-", Checks: 1})
+	conformancetest.TestPortWith(t, nonePort{}, conformancetest.Options{Match: "^fixtures/uri-", Checks: 1})
 }
 
 // A port of which no check passes fails go test, not "ok" with every check skipped, and

@@ -30,10 +30,10 @@ type Options struct {
 	// Profile is the contract release certified ("0.1.0" names 0.1.0-rc.8, see
 	// protocol.ParseProfile); empty means protocol.DefaultProfile.
 	Profile protocol.Profile
-	// Run and Skip are regular expressions over "part/name" (the runner's --run and
-	// --skip): Run selects checks, and the selected checks Skip matches are reported not
+	// Match and Skip are regular expressions over "part/name" (the runner's --run and
+	// --skip): Match selects checks, and the selected checks Skip matches are reported not
 	// covered without running. go test -run selects further among the subtests.
-	Run, Skip string
+	Match, Skip string
 	// Tags is a tag expression (the runner's --tags).
 	Tags string
 	// Checks is the number of rapid inputs per property; 0 means the kit's default.
@@ -325,7 +325,7 @@ func setup(p goport.Port, opts Options) (*bridge, conformance.Runner, error) {
 		return nil, conformance.Runner{}, err
 	}
 	r := conformance.Runner{
-		Handler: b, Profile: release, Match: opts.Run, Skip: opts.Skip, Tags: opts.Tags,
+		Handler: b, Profile: release, Match: opts.Match, Skip: opts.Skip, Tags: opts.Tags,
 		Checks: opts.Checks, Timeout: opts.Timeout, RequireAll: opts.RequireAll,
 		Seed: properties.Seed(properties.Options{Seed: opts.Seed}),
 	}

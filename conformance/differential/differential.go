@@ -67,8 +67,8 @@ type Options struct {
 	// Surrogates selects lone surrogates in generated strings.
 	Surrogates Surrogates
 	// Profile is the contract release the run is for (recorded in fixtures of
-	// profile-dependent ops); empty means protocol.Spec.
-	Profile string
+	// profile-dependent ops); empty means protocol.DefaultProfile.
+	Profile protocol.Profile
 	// NoCorpus leaves out the fixture corpus (gen.Corpus) that each op replays before it
 	// generates requests: the run then measures the generators alone.
 	NoCorpus bool
@@ -226,7 +226,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 	}
 	groups := &unsupportedGroups{}
 	if !opts.NoCorpus {
-		if d := replayCorpus(ctx, a, b, op, g, opts.Profile, &or, groups); d != nil || or.Transport != "" {
+		if d := replayCorpus(ctx, a, b, op, g, string(opts.Profile), &or, groups); d != nil || or.Transport != "" {
 			or.Difference = d
 			or.Elapsed = time.Since(start)
 			return or

@@ -163,7 +163,7 @@ func TestCorpusNarrowsChunkedCase(t *testing.T) {
 // op's fixture would name its profile.
 func TestReferenceAgreesWithItself(t *testing.T) {
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
-		res := differential.Run(context.Background(), reference(t, profile), reference(t, profile), differential.Options{Checks: 30, Profile: profile})
+		res := differential.Run(context.Background(), reference(t, profile), reference(t, profile), differential.Options{Checks: 30, Profile: protocol.Profile(profile)})
 		if len(res.Ops) != len(differential.Ops) {
 			t.Fatalf("%s: ran %d ops, want %d", profile, len(res.Ops), len(differential.Ops))
 		}

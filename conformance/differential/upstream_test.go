@@ -52,14 +52,14 @@ func TestAgainstUpstream(t *testing.T) {
 			node := connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile})
 			ref := reference(t, profile)
 			checks, corpus := upstreamChecks(t)
-			res := differential.Run(context.Background(), node, ref, differential.Options{Checks: checks, Profile: profile, NoCorpus: !corpus})
+			res := differential.Run(context.Background(), node, ref, differential.Options{Checks: checks, Profile: protocol.Profile(profile), NoCorpus: !corpus})
 			runs := []upstreamRun{{res, checks}}
 			if !corpus {
 				// The fixture corpus is TestFixturesUpstream's to compare with the package, on
 				// what each fixture asserts. Of what a difference compares, the fixtures leave
 				// out only how often a failed listing listed sessions (candidates' lists), so
 				// that op's corpus is replayed here.
-				runs = append(runs, upstreamRun{differential.Run(context.Background(), node, ref, differential.Options{Ops: []string{protocol.OpCandidates}, Checks: 1, Profile: profile}), 1})
+				runs = append(runs, upstreamRun{differential.Run(context.Background(), node, ref, differential.Options{Ops: []string{protocol.OpCandidates}, Checks: 1, Profile: protocol.Profile(profile)}), 1})
 			}
 			for _, run := range runs {
 				for _, o := range run.res.Ops {
@@ -108,7 +108,7 @@ func connect(t *testing.T, argv []string) *adapter.Client {
 
 func reference(t *testing.T, profile string) *adapter.Client {
 	t.Helper()
-	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: profile}})
+	c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: protocol.Profile(profile)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func (uriPort) NewServiceValue(goport.SessionStore, goport.Value) (goport.Servic
 
 func ExampleValuePort() {
 	var _ goport.ValuePort = uriPort{}
-	rep, err := conformancetest.Certify(context.Background(), uriPort{}, conformancetest.Options{Run: "^fixtures/uri-encode"})
+	rep, err := conformancetest.Certify(context.Background(), uriPort{}, conformancetest.Options{Match: "^fixtures/uri-encode"})
 	if err != nil {
 		fmt.Println(err)
 		return

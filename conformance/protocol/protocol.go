@@ -120,14 +120,26 @@ func (r Request) Plain() Request {
 }
 
 // Line returns the request as one line of JSON, without the newline.
-func (r Request) Line() []byte {
-	b, _ := wire.Marshal(r.Value()) // built from JSON values only
+func (r Request) Line() []byte { return r.AppendLine(nil) }
+
+// AppendLine appends Line to dst, for a caller that reuses its buffer.
+func (r Request) AppendLine(dst []byte) []byte {
+	b, _ := wire.Append(dst, r.Value()) // built from JSON values only
 	return b
 }
 
 // ParseRequest reads one request line.
-func ParseRequest(line string) (Request, error) {
-	v, err := wire.Parse(line)
+func ParseRequest(line string) (Request, error) { return parseRequest(wire.Parse(line)) }
+
+// ParseRequestKeeping is ParseRequest, except that the argument arg, when present, is a
+// wire.Raw holding its JSON text, checked but not decoded: for a handler that decodes it into
+// its own values (the reference's adapter, a world), so a large argument is decoded once. The
+// requests it accepts and refuses are those ParseRequest does.
+func ParseRequestKeeping(line, arg string) (Request, error) {
+	return parseRequest(wire.ParseKeeping(line, "args", arg))
+}
+
+func parseRequest(v any, err error) (Request, error) {
 	if err != nil {
 		return Request{}, err
 	}

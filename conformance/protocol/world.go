@@ -15,7 +15,7 @@ import (
 //	  "surface"?:{"capturedThroughSeq":N|null,"events":[…]},"readError"?:S}],"listError"?:S}
 //
 // The kit builds and reads worlds with this type; an implementation answers from the document
-// it receives (the reference's in-memory service is built from it in conformance/refadapter).
+// it receives (the embedded reference builds its in-memory service from it).
 type World struct {
 	Sessions  []Session
 	ListError *string

@@ -29,15 +29,21 @@ import (
 
 // Reference answers the protocol with the embedded Go reference implementation.
 type Reference struct {
-	// Profile is the contract release to behave as: protocol.Spec or "0.1.0-rc.8" (the latter
-	// places the context message after the direct one in host.send).
-	Profile string
+	// Profile is the contract release to behave as; the zero value is
+	// protocol.DefaultProfile. protocol.Profile010 places the context message after the
+	// direct one in host.send.
+	Profile protocol.Profile
 
 	// worlds holds the world.define cache: parsed templates, cloned per request. The mutex
 	// guards it because the runner's in-process caller may leave a timed-out call running.
 	mu     sync.Mutex
 	worlds map[string]*sessionquerytest.World
 }
+
+// RawArg names the world: over stdio (adapter.Serve), a world comes as its text and is
+// decoded once, into the reference's values, rather than into the kit's and then converted
+// (adapter.RawArgHandler).
+func (r *Reference) RawArg() string { return worldArg }
 
 // Handle answers one request.
 func (r *Reference) Handle(ctx context.Context, req protocol.Request) protocol.Response {
@@ -74,12 +80,7 @@ func badRequest(format string, args ...any) error {
 	return &protocol.Error{Code: protocol.CodeProtocol, Message: fmt.Sprintf(format, args...)}
 }
 
-func (r *Reference) spec() string {
-	if r.Profile == "" {
-		return protocol.Spec
-	}
-	return r.Profile
-}
+func (r *Reference) spec() string { return string(r.Profile.Or()) }
 
 func (r *Reference) handle(ctx context.Context, req request) (any, error) {
 	arg := func(k string) jsjson.Arg {
@@ -148,10 +149,14 @@ func (r *Reference) defineWorld(req request) (any, error) {
 	if !ok {
 		return nil, badRequest("world.define: world is missing")
 	}
-	if _, isRef, _ := protocol.WorldRefKey(wv); isRef {
+	arg, err := readWorldArg(wv)
+	if err != nil {
+		return nil, badRequest("world.define: %v", err)
+	}
+	if _, isRef, _ := protocol.WorldRefKey(arg.value); isRef {
 		return nil, badRequest("world.define: world is a reference, not a document")
 	}
-	w, err := worldFromValue(wv)
+	w, err := arg.world()
 	if err != nil {
 		return nil, badRequest("world.define: %v", err)
 	}
@@ -168,12 +173,16 @@ func (r *Reference) defineWorld(req request) (any, error) {
 // request gets its own World (and its own query, which records the calls), so the mutations
 // host.send applies never leak into another request.
 func (r *Reference) world(wv any) (*sessionquerytest.World, error) {
-	key, isRef, err := protocol.WorldRefKey(wv)
+	arg, err := readWorldArg(wv)
+	if err != nil {
+		return nil, badRequest("world: %v", err)
+	}
+	key, isRef, err := protocol.WorldRefKey(arg.value)
 	if err != nil {
 		return nil, badRequest("world: %v", err)
 	}
 	if !isRef {
-		w, err := worldFromValue(wv)
+		w, err := arg.world()
 		if err != nil {
 			return nil, badRequest("%v", err)
 		}

@@ -68,9 +68,10 @@ type request struct {
 	args *jsjson.Object
 }
 
-// worldArg is the argument read only in its wire form (wireArg), by worldFromValue, which
-// converts a world document's events once; converting it here too would copy every world
-// twice, most of the time of a large request over stdio.
+// worldArg is the argument read only as it came (wireArg), by readWorldArg: in process the
+// kit's values, whose events World converts once; over stdio its text (RawArg), decoded once
+// into the reference's values. Converting it here too would copy every world twice, most of
+// the time of a large request over stdio.
 const worldArg = "world"
 
 func newRequest(req protocol.Request) request {

@@ -39,7 +39,7 @@ func TestReference(t *testing.T) {
 	ex := load(t)
 	for _, profile := range specexamples.Profiles {
 		t.Run(profile, func(t *testing.T) {
-			c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: profile}})
+			c, err := adapter.Connect(context.Background(), adapter.InProcess{H: &refadapter.Reference{Profile: protocol.Profile(profile)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,7 +24,7 @@ func TestCucumberMessages(t *testing.T) {
 	var buf bytes.Buffer
 	selected := func(name string) bool { return !strings.Contains(name, "round-trips") }
 	// Every scenario but "Every JavaScript string round-trips: …" (a regexp has no "not").
-	res := run(t, wrong{op: protocol.OpURIEncode, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri", Run: "^features/(?:[^E]|E[^v])"}, Messages: &buf})
+	res := run(t, wrong{op: protocol.OpURIEncode, h: &refadapter.Reference{}}, nil, steps.Options{Selection: suite.Selection{Tags: "@uri", Match: "^features/(?:[^E]|E[^v])"}, Messages: &buf})
 
 	var envs []*messages.Envelope
 	sc := bufio.NewScanner(&buf)

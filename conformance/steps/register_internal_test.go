@@ -40,7 +40,7 @@ func (s skewed) Handle(ctx context.Context, req protocol.Request) protocol.Respo
 // message by message, for a conformant and a wrong implementation in both profiles.
 func TestDefiningOnlyMatchingStepsChangesNothing(t *testing.T) {
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
-		for _, h := range []adapter.Handler{&refadapter.Reference{Profile: profile}, skewed{&refadapter.Reference{Profile: profile}}} {
+		for _, h := range []adapter.Handler{&refadapter.Reference{Profile: protocol.Profile(profile)}, skewed{&refadapter.Reference{Profile: protocol.Profile(profile)}}} {
 			runs := make([][]result.Case, 2)
 			for i, all := range []bool{false, true} {
 				defineAll = all
@@ -116,7 +116,7 @@ func TestSelectedRunIsPartOfTheWhole(t *testing.T) {
 	for _, rc := range whole {
 		byKey[key(rc)] = rc
 	}
-	for _, sel := range []suite.Selection{{Tags: "@uri or @SR-PREP-7"}, {Run: "sigma|round-trip", Skip: "lone"}, {Tags: "not @mention"}} {
+	for _, sel := range []suite.Selection{{Tags: "@uri or @SR-PREP-7"}, {Match: "sigma|round-trip", Skip: "lone"}, {Tags: "not @mention"}} {
 		some := run(sel)
 		if len(some) == 0 || len(some) >= len(whole) {
 			t.Fatalf("%+v: %d of %d scenarios", sel, len(some), len(whole))

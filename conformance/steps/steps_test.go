@@ -40,7 +40,7 @@ func run(t *testing.T, h adapter.Handler, fsys any, opts steps.Options) []result
 func TestFeaturesPassOnReference(t *testing.T) {
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
 		t.Run(profile, func(t *testing.T) {
-			res := run(t, &refadapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
+			res := run(t, &refadapter.Reference{Profile: protocol.Profile(profile)}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
 			if len(res) < 60 {
 				t.Errorf("only %d scenarios ran", len(res))
 			}
@@ -59,7 +59,7 @@ func TestFeaturesPassOnReference(t *testing.T) {
 func TestProfilesSelectScenarios(t *testing.T) {
 	names := func(profile string) map[string]bool {
 		out := map[string]bool{}
-		for _, r := range run(t, &refadapter.Reference{Profile: profile}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile), Tags: "@host"}}) {
+		for _, r := range run(t, &refadapter.Reference{Profile: protocol.Profile(profile)}, nil, steps.Options{Selection: suite.Selection{Profile: protocol.Profile(profile), Tags: "@host"}}) {
 			out[r.Name] = true
 		}
 		return out

@@ -10,7 +10,7 @@ import (
 
 // A Selection chooses checks by tags and by their "part/name", the same way in every part.
 func ExampleSelection() {
-	sel, err := suite.NewSelection(suite.Selection{Profile: "0.1.0", Tags: "@uri", Run: "^fixtures/uri-decode/", Skip: "padding"})
+	sel, err := suite.NewSelection(suite.Selection{Profile: "0.1.0", Tags: "@uri", Match: "^fixtures/uri-decode/", Skip: "padding"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,7 +38,7 @@ func ExampleSelection() {
 // selection makes, with where each is defined.
 func ExamplePart_list() {
 	var part suite.Part = cases.Part{FS: fixtures.FS}
-	checks, err := part.List(suite.Selection{Run: "^fixtures/uri-decode/"})
+	checks, err := part.List(suite.Selection{Match: "^fixtures/uri-decode/"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -72,9 +72,9 @@ type Selection struct {
 	// Tags is a tag expression (package tagexpr: Cucumber's syntax, or godog's older one)
 	// over each check's tags; empty selects every check.
 	Tags string
-	// Run is a regular expression over "part/name", unanchored like go test -run; empty
-	// selects every check.
-	Run string
+	// Match is the --run expression: a regular expression over "part/name", unanchored like
+	// go test -run; empty selects every check.
+	Match string
 	// Skip is a regular expression over the same names: the selected checks it matches are
 	// reported not covered, with the message Skipped, without being run.
 	Skip string
@@ -109,7 +109,7 @@ type compiled struct {
 var cache sync.Map // [4]string -> *compiled
 
 func (s Selection) compiled() *compiled {
-	key := [4]string{string(s.Profile), s.Tags, s.Run, s.Skip}
+	key := [4]string{string(s.Profile), s.Tags, s.Match, s.Skip}
 	if c, ok := cache.Load(key); ok {
 		return c.(*compiled)
 	}
@@ -123,7 +123,7 @@ func (s Selection) compiled() *compiled {
 	for _, re := range []struct {
 		flag, src string
 		dst       **regexp.Regexp
-	}{{"--run", s.Run, &c.run}, {"--skip", s.Skip, &c.skip}} {
+	}{{"--run", s.Match, &c.run}, {"--skip", s.Skip, &c.skip}} {
 		if c.err == nil && re.src != "" {
 			if *re.dst, c.err = regexp.Compile(re.src); c.err != nil {
 				c.err = fmt.Errorf("%s: %v", re.flag, c.err)
@@ -167,23 +167,11 @@ func (s Selection) Release() protocol.Profile {
 }
 
 // Selects reports whether the check part/name, with tags, is selected: its tags satisfy
-// Tags, its name matches Run, and Only (when set) holds it.
+// Tags, its name matches Match, and Only (when set) holds it.
 func (s Selection) Selects(part, name string, tags []string) bool {
 	c := s.compiled()
 	return c.err == nil && c.tags.Match(tags) && (c.run == nil || c.run.MatchString(part+"/"+name)) &&
 		(s.Only == nil || s.Only[part+"/"+name])
-}
-
-// MatchTags reports whether tags satisfy Tags.
-func (s Selection) MatchTags(tags []string) bool {
-	c := s.compiled()
-	return c.err == nil && c.tags.Match(tags)
-}
-
-// MatchRun reports whether part/name matches Run.
-func (s Selection) MatchRun(part, name string) bool {
-	c := s.compiled()
-	return c.err == nil && (c.run == nil || c.run.MatchString(part+"/"+name))
 }
 
 // Skips reports whether Skip matches part/name.

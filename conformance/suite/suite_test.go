@@ -13,7 +13,7 @@ import (
 // TestLiteralSelectionSelects: a Selection built as a literal selects as NewSelection's does;
 // nothing is silently ignored.
 func TestLiteralSelectionSelects(t *testing.T) {
-	lit := suite.Selection{Tags: "@uri", Run: "^fixtures/uri-", Skip: "padding"}
+	lit := suite.Selection{Tags: "@uri", Match: "^fixtures/uri-", Skip: "padding"}
 	built, err := suite.NewSelection(lit)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestInvalidSelectionSelectsNothing(t *testing.T) {
 		sel  suite.Selection
 		flag string
 	}{
-		{suite.Selection{Run: "("}, "--run"},
+		{suite.Selection{Match: "("}, "--run"},
 		{suite.Selection{Skip: "["}, "--skip"},
 		{suite.Selection{Tags: "uri"}, "--tags"},
 		{suite.Selection{Profile: "9.9"}, "unknown profile"},

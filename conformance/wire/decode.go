@@ -27,8 +27,21 @@ func (e *SyntaxError) Error() string {
 // space only, numbers as float64 (±Infinity past the largest double), and \uXXXX escapes read
 // as code units, so an unpaired \uD800 stays a lone surrogate where encoding/json would write
 // U+FFFD. The text is WTF-8; a byte that is not is an error.
-func Parse(text string) (any, error) {
-	p := parser{text: text}
+func Parse(text string) (any, error) { return parse(parser{text: text}) }
+
+// Raw is a JSON value kept as its text by ParseKeeping: checked as Parse checks it, not
+// decoded. It is not one of the package's values; Append writes it as it is.
+type Raw string
+
+// ParseKeeping is Parse, except that the value at path (object keys from the root, e.g.
+// "args", "world") is returned as a Raw holding its text, checked but not decoded: a reader
+// that decodes that value into its own representation (the reference's adapter, a request's
+// world) then decodes it once, not twice.
+func ParseKeeping(text string, path ...string) (any, error) {
+	return parse(parser{text: text, keep: path})
+}
+
+func parse(p parser) (any, error) {
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -49,6 +62,12 @@ type parser struct {
 	keys  []string
 	vals  []any
 	elems []any
+	// keep is ParseKeeping's path; matched is how many of its keys the object being read
+	// sits under (its depth minus one when it is on the path); discard is set while the kept
+	// value is checked without building anything.
+	keep    []string
+	matched int
+	discard bool
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
@@ -86,7 +105,11 @@ func (p *parser) value(depth int) (any, error) {
 		}
 		return p.array(depth + 1)
 	case c == '"':
-		return p.str()
+		s, err := p.str()
+		if p.discard { // checked, not kept: no string boxed in an interface
+			return nil, err
+		}
+		return s, err
 	case c == '-' || '0' <= c && c <= '9':
 		return p.number()
 	}
@@ -107,6 +130,9 @@ func (p *parser) object(depth int) (any, error) {
 	p.skipSpace()
 	if p.next() == '}' {
 		p.pos++
+		if p.discard {
+			return nil, nil
+		}
 		return NewObject(), nil
 	}
 	base := len(p.keys)
@@ -125,14 +151,19 @@ func (p *parser) object(depth int) (any, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		v, err := p.value(depth)
+		v, err := p.member(depth, k)
 		if err != nil {
 			return nil, err
 		}
-		p.keys, p.vals = append(p.keys, k), append(p.vals, v)
+		if !p.discard {
+			p.keys, p.vals = append(p.keys, k), append(p.vals, v)
+		}
 		if done, err := p.endOf('}', "expected ',' or '}' in an object"); done || err != nil {
 			if err != nil {
 				return nil, err
+			}
+			if p.discard {
+				return nil, nil
 			}
 			n := len(p.keys) - base
 			o := &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
@@ -151,6 +182,9 @@ func (p *parser) array(depth int) (any, error) {
 	p.skipSpace()
 	if p.next() == ']' {
 		p.pos++
+		if p.discard {
+			return nil, nil
+		}
 		return []any{}, nil
 	}
 	base := len(p.elems)
@@ -160,10 +194,15 @@ func (p *parser) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.elems = append(p.elems, v)
+		if !p.discard {
+			p.elems = append(p.elems, v)
+		}
 		if done, err := p.endOf(']', "expected ',' or ']' in an array"); done || err != nil {
 			if err != nil {
 				return nil, err
+			}
+			if p.discard {
+				return nil, nil
 			}
 			a := slices.Clone(p.elems[base:])
 			clear(p.elems[base:])
@@ -171,6 +210,28 @@ func (p *parser) array(depth int) (any, error) {
 			return a, nil
 		}
 	}
+}
+
+// member reads the value of key k in an object at depth (the root object is 1): as a Raw
+// when it is the value ParseKeeping keeps, else as value does.
+func (p *parser) member(depth int, k string) (any, error) {
+	if p.discard || p.matched != depth-1 || depth > len(p.keep) || p.keep[depth-1] != k {
+		return p.value(depth)
+	}
+	if depth < len(p.keep) { // on the path: the objects below may hold the kept value
+		p.matched = depth
+		v, err := p.value(depth)
+		p.matched = depth - 1
+		return v, err
+	}
+	start := p.pos
+	p.discard = true
+	_, err := p.value(depth)
+	p.discard = false
+	if err != nil {
+		return nil, err
+	}
+	return Raw(p.text[start:p.pos]), nil
 }
 
 // endOf reads the ',' between two members or the closing byte.
@@ -222,6 +283,9 @@ func (p *parser) number() (any, error) {
 		if p.digits() == 0 {
 			return nil, p.fail("no digits in an exponent")
 		}
+	}
+	if p.discard { // the grammar is checked; ParseFloat fails on nothing it accepts
+		return nil, nil
 	}
 	f, err := strconv.ParseFloat(p.text[start:p.pos], 64)
 	if ne, ok := err.(*strconv.NumError); ok && ne.Err != strconv.ErrRange {

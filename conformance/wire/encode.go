@@ -30,6 +30,8 @@ func Append(dst []byte, v any) ([]byte, error) {
 		return append(dst, x...), nil
 	case string:
 		return AppendString(dst, x), nil
+	case Raw:
+		return append(dst, x...), nil
 	case []any:
 		dst = append(dst, '[')
 		for i, e := range x {

@@ -2,6 +2,7 @@ package jsjson
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -43,6 +44,12 @@ func Parse(text string) (any, error) {
 type decoder struct {
 	s string
 	i int
+	// Members and elements of the objects and arrays being read, stacked, so each is built
+	// at its close at its exact size rather than grown by appends: a large document (a world
+	// of many sessions) is millions of them.
+	keys  []string
+	vals  []any
+	elems []any
 }
 
 func (d *decoder) errf(format string, args ...any) error {
@@ -96,12 +103,12 @@ func (d *decoder) object(depth int) (any, error) {
 		return nil, d.errf("nesting deeper than %d", MaxDepth)
 	}
 	d.i++ // {
-	o := NewObject()
 	d.space()
 	if d.i < len(d.s) && d.s[d.i] == '}' {
 		d.i++
-		return o, nil
+		return NewObject(), nil
 	}
+	base := len(d.keys)
 	for {
 		d.space()
 		if d.i >= len(d.s) || d.s[d.i] != '"' {
@@ -121,7 +128,7 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.Set(k, v)
+		d.keys, d.vals = append(d.keys, k), append(d.vals, v)
 		d.space()
 		if d.i >= len(d.s) {
 			return nil, d.errf("unexpected end of JSON input")
@@ -131,6 +138,12 @@ func (d *decoder) object(depth int) (any, error) {
 			d.i++
 		case '}':
 			d.i++
+			o := NewObjectSize(len(d.keys) - base)
+			for j := base; j < len(d.keys); j++ {
+				o.Set(d.keys[j], d.vals[j]) // a repeated key keeps its first place, last value
+			}
+			clear(d.vals[base:])
+			d.keys, d.vals = d.keys[:base], d.vals[:base]
 			return o, nil
 		default:
 			return nil, d.errf("expected ',' or '}' in an object")
@@ -143,19 +156,19 @@ func (d *decoder) array(depth int) (any, error) {
 		return nil, d.errf("nesting deeper than %d", MaxDepth)
 	}
 	d.i++ // [
-	a := []any{}
 	d.space()
 	if d.i < len(d.s) && d.s[d.i] == ']' {
 		d.i++
-		return a, nil
+		return []any{}, nil
 	}
+	base := len(d.elems)
 	for {
 		d.space()
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		a = append(a, v)
+		d.elems = append(d.elems, v)
 		d.space()
 		if d.i >= len(d.s) {
 			return nil, d.errf("unexpected end of JSON input")
@@ -165,6 +178,9 @@ func (d *decoder) array(depth int) (any, error) {
 			d.i++
 		case ']':
 			d.i++
+			a := slices.Clone(d.elems[base:])
+			clear(d.elems[base:])
+			d.elems = d.elems[:base]
 			return a, nil
 		default:
 			return nil, d.errf("expected ',' or ']' in an array")
@@ -217,7 +233,8 @@ func (d *decoder) number() (any, error) {
 
 func (d *decoder) str() (string, error) {
 	d.i++ // opening quote
-	// Fast path: no escapes, all ASCII or UTF-8.
+	// Fast path: no escapes, and valid UTF-8 (the slow path would write the same bytes back
+	// rune by rune); a surrogate's WTF-8 or a bad byte goes to the slow path.
 	start := d.i
 	for d.i < len(d.s) {
 		c := d.s[d.i]
@@ -226,8 +243,16 @@ func (d *decoder) str() (string, error) {
 			d.i++
 			return s, nil
 		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+		if c == '\\' || c < 0x20 {
 			break
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(d.s[d.i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			d.i += n
+			continue
 		}
 		d.i++
 	}
@@ -275,8 +300,13 @@ func (d *decoder) str() (string, error) {
 				return "", d.errf("bad escape")
 			}
 		case c < utf8.RuneSelf:
-			b.WriteRune(rune(c))
-			d.i++
+			// The run up to the next quote, escape or control is written at once.
+			j := d.i + 1
+			for j < len(d.s) && d.s[j] >= 0x20 && d.s[j] < utf8.RuneSelf && d.s[j] != '"' && d.s[j] != '\\' {
+				j++
+			}
+			b.WriteString(d.s[d.i:j])
+			d.i = j
 		default:
 			r, n := jsstring.DecodeRune(d.s[d.i:])
 			if r == utf8.RuneError && n == 1 {

@@ -49,7 +49,7 @@ func Main() {
 	profile := flags.String("profile", "", "contract release")
 	noCancel := flags.Bool("no-cancel", false, "answer requests with a cancel mode ADAPTER_UNSUPPORTED")
 	flags.Parse(os.Args[1:])
-	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &refadapter.Reference{Profile: *profile}, noCancel: *noCancel}); err != nil {
+	if err := adapter.Serve(context.Background(), os.Stdin, os.Stdout, buggy{ref: &refadapter.Reference{Profile: protocol.Profile(*profile)}, noCancel: *noCancel}); err != nil {
 		fmt.Fprintln(os.Stderr, "buggy:", err)
 		os.Exit(1)
 	}
