@@ -164,6 +164,9 @@ func TestFixturesUpstream(t *testing.T) {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")
 			}
 			if _, err := os.Stat(modules); err != nil {
+				if *upstreamAll {
+					t.Fatal("-upstream.all: node-upstream adapter not installed for profile " + profile)
+				}
 				t.Skip("node-upstream adapter not installed for profile " + profile)
 			}
 			p, err := adapter.StartProcess([]string{"node", "adapter.js", "--profile", profile}, dir, 0)
