@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,8 +229,12 @@ func TestKilledWriteLeavesNothingBehind(t *testing.T) {
 	noTemps(t, filepath.Join(root, "docs"))
 }
 
-// Real kills: a child process running --write is killed with SIGKILL at random
-// moments, many times; the record is always whole and no temporary file survives
+// kills is how many runs TestKillNineDuringWrite kills: each kill moment of its 0-9 ms
+// cycle once in go test ./..., three times over with -kills 30 (.ci/run).
+var kills = flag.Int("kills", 10, "TestKillNineDuringWrite: how many --write runs to kill")
+
+// Real kills: a child process running --write is killed with SIGKILL at moments 0 to 9 ms
+// after its start, many times; the record is always whole and no temporary file survives
 // the next run.
 func TestKillNineDuringWrite(t *testing.T) {
 	if testing.Short() {
@@ -242,7 +247,7 @@ func TestKillNineDuringWrite(t *testing.T) {
 		t.Fatal(r.stdout, r.stderr)
 	}
 	valid := map[string]bool{get(t, root, "README.i18n.yaml"): true}
-	for i := 0; i < 30; i++ {
+	for i := 0; i < *kills; i++ {
 		put(t, root, "README.md", strings.Repeat("hello\n", i+2))
 		cmd := exec.Command(os.Args[0], "-C", root, "--write", "README.md")
 		cmd.Env = append(os.Environ(), "VTP_RUN_MAIN=1")

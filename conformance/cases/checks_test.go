@@ -24,8 +24,9 @@ func TestChecksNameTheirLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		lines := strings.Split(string(data), "\n") // once per file: its cases share it
 		for _, c := range f.Cases {
-			byName[f.FullName(c)] = strings.Split(string(data), "\n")
+			byName[f.FullName(c)] = lines
 		}
 	}
 	n := 0

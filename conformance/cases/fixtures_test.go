@@ -7,6 +7,8 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
@@ -87,11 +89,17 @@ func TestFixturesUpToDate(t *testing.T) {
 
 func runAll(t *testing.T, c adapter.Caller, profile string) []result.Case {
 	t.Helper()
+	return runSelected(t, c, suite.Selection{Profile: protocol.Profile(profile)})
+}
+
+// runSelected runs the fixture cases sel selects against c.
+func runSelected(t *testing.T, c adapter.Caller, sel suite.Selection) []result.Case {
+	t.Helper()
 	cl, err := adapter.Connect(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := cases.Run(context.Background(), cl, fixtures.FS, cases.Options{Selection: suite.Selection{Profile: protocol.Profile(profile)}})
+	res, err := cases.Run(context.Background(), cl, fixtures.FS, cases.Options{Selection: sel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +122,37 @@ func TestFixturesReference(t *testing.T) {
 	}
 }
 
-// TestFixturesUpstream runs every fixture against the published package (the node-upstream
-// adapter), for both releases it installs.
+// upstreamAll makes TestFixturesUpstream run every fixture case against the published
+// package; without it, go test ./... runs a fixed sample (.ci/run passes it).
+var upstreamAll = flag.Bool("upstream.all", false, "TestFixturesUpstream: every fixture case against the published package, not every "+strconv.Itoa(upstreamStride)+"th of each file")
+
+// upstreamStride is the sample of TestFixturesUpstream without -upstream.all: the cases
+// 0, N, 2N, ... of each fixture file. Fixed, not drawn: a verdict never depends on a seed,
+// and every file has its first case in the sample.
+const upstreamStride = 4
+
+// upstreamSample is a Selection.Take that takes every upstreamStride-th case of each fixture
+// file (all of them with -upstream.all); taken counts what it took, seen what it was offered.
+type upstreamSample struct {
+	seen, taken int
+	byFile      map[string]int
+}
+
+func (u *upstreamSample) take(part, name string) bool {
+	u.seen++
+	file, _, _ := strings.Cut(name, "/")
+	i := u.byFile[file]
+	u.byFile[file]++
+	if *upstreamAll || i%upstreamStride == 0 {
+		u.taken++
+		return true
+	}
+	return false
+}
+
+// TestFixturesUpstream runs the fixtures against the published package (the node-upstream
+// adapter), for both releases it installs: a fixed sample of each file's cases, every case
+// with -upstream.all (.ci/run).
 func TestFixturesUpstream(t *testing.T) {
 	t.Parallel() // mostly waiting for Node
 	dir, _ := filepath.Abs("../adapters/node-upstream")
@@ -127,6 +164,9 @@ func TestFixturesUpstream(t *testing.T) {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")
 			}
 			if _, err := os.Stat(modules); err != nil {
+				if *upstreamAll {
+					t.Fatal("-upstream.all: node-upstream adapter not installed for profile " + profile)
+				}
 				t.Skip("node-upstream adapter not installed for profile " + profile)
 			}
 			p, err := adapter.StartProcess([]string{"node", "adapter.js", "--profile", profile}, dir, 0)
@@ -134,7 +174,14 @@ func TestFixturesUpstream(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			res := runAll(t, p, profile)
+			sample := &upstreamSample{byFile: map[string]int{}}
+			res := runSelected(t, p, suite.Selection{Profile: protocol.Profile(profile), Take: sample.take})
+			if len(res) != sample.taken || sample.taken < sample.seen/upstreamStride || sample.taken < 100 {
+				t.Fatalf("%d results of %d cases taken, %d offered", len(res), sample.taken, sample.seen)
+			}
+			if !*upstreamAll {
+				t.Logf("a sample: %d of the %d cases (every case with -upstream.all)", sample.taken, sample.seen)
+			}
 			counts := map[result.Status]int{}
 			for _, r := range res {
 				counts[r.Status]++

@@ -200,9 +200,11 @@ func TestProfileTags(t *testing.T) {
 // TestFeaturesUpstream runs the features against the published package (the node-upstream
 // adapter), which declares no host feature: host scenarios are not covered, all else passes.
 func TestFeaturesUpstream(t *testing.T) {
+	t.Parallel() // mostly waiting for Node
 	dir, _ := filepath.Abs("../adapters/node-upstream")
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel() // one Node process per release
 			modules := filepath.Join(dir, "node_modules")
 			if profile == "0.1.0-rc.8" {
 				modules = filepath.Join(dir, "profiles", profile, "node_modules")
