@@ -38,6 +38,7 @@ func generated() []gfile {
 	files = append(files, strykerFiles()...)
 	files = append(files, cancelFiles()...)
 	files = append(files, unionFiles()...)
+	files = append(files, widthFiles()...)
 	return append(files, trapFiles()...)
 }
 

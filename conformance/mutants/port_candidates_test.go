@@ -142,6 +142,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 			slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)) })
 		}
 	}
+	if s.p.k.trap.int32Limit {
+		lim = max(0, int(int32(lim))) // MUTANT: Java's (int) of a long; a negative one lists nothing
+	}
 	inspected := records
 	if needle == "" && !s.p.k.titlesForAll { // MUTANT titlesForAll: titles of every session read
 		sortRanked(inspected)

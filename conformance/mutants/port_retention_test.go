@@ -45,6 +45,9 @@ type retainedItem struct {
 func (s *portService) retain(surf sessionquery.Surface, label string, items []retention.Item) (retention.Data, retention.Stats, bool) {
 	k := s.p.k
 	maxBytes := s.cfg.MaxReferenceBytes
+	if k.trap.int32Budget {
+		maxBytes = int(int32(maxBytes)) // MUTANT: Java's (int) of a long keeps the low 32 bits
+	}
 	retained := make([]retainedItem, len(items))
 	for i, it := range items {
 		t := jsstring.Normalize(it.Text)

@@ -55,6 +55,8 @@ type trapKnobs struct {
 	utf8Unmapped   bool                                    // a strict UTF-8 decoder's error left unmapped
 	hashOrder      bool                                    // references in a hash set's order
 	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
+	int32Budget    bool                                    // maxReferenceBytes narrowed to 32 bits where the budget is compared
+	int32Limit     bool                                    // the candidate limit narrowed to 32 bits where the listing is cut
 }
 
 // cwd is the header's cwd as the port sees it.
@@ -168,6 +170,8 @@ func trapMutants() []mutant {
 		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
+		trap("trap/java-long-to-int-budget", "Java (int) of the long maxReferenceBytes where it is compared: 2^32+150 is a budget of 150, 2^53-1 one of -1", trapKnobs{int32Budget: true}),
+		trap("trap/java-long-to-int-limit", "Java (int) of the long candidate limit where the listing is cut: 2^32+2 keeps 2, 2^53-1 none", trapKnobs{int32Limit: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
 }
