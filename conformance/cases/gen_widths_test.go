@@ -67,5 +67,20 @@ func widthsCandidates() gfile {
 				o("world", w, "agent", me, "limit", float64(l))).trap("TRAP-TYPE-SAFE-INTEGER"),
 		)
 	}
+	// A header's createdAt is copied as the header has it (SR-CAND-9): a port that reads it
+	// into a Java long (epoch milliseconds, Instant.toEpochMilli) truncates 1.5 to 1 and
+	// saturates 1e21 at 2^63-1.
+	for _, v := range []struct {
+		name string
+		v    any
+	}{
+		{"fraction", 1.5},
+		{"negative-fraction", -2.5},
+		{"millis-and-a-half", 1733390000000.5},
+		{"1e21", 1e21},
+		{"smallest-subnormal", num("5e-324")},
+	} {
+		cs = append(cs, c("created-at-"+v.name+"-copied", "SR-CAND-9", o("world", world(o("header", o("id", "a", "createdAt", v.v))), "agent", me)).trap("TRAP-TYPE-SAFE-INTEGER"))
+	}
 	return gfile{"traps-widths-candidates.yaml", protocol.OpCandidates, cs}
 }

@@ -185,6 +185,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 	cands := make([]service.Candidate, len(out))
 	for i, r := range out {
 		cands[i] = service.Candidate{SessionID: r.h.ID, Label: r.label, CWD: s.p.k.trap.cwd(r.h.CWD), CreatedAt: r.h.CreatedAt}
+		if s.p.k.trap.longCreatedAt {
+			cands[i].CreatedAt = javaLong(r.h.CreatedAt) // MUTANT: a long createdAt
+		}
 	}
 	return cands, nil
 }

@@ -57,6 +57,20 @@ type trapKnobs struct {
 	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
 	int32Budget    bool                                    // maxReferenceBytes narrowed to 32 bits where the budget is compared
 	int32Limit     bool                                    // the candidate limit narrowed to 32 bits where the listing is cut
+	longCreatedAt  bool                                    // a header's createdAt read into a long: truncated, saturated
+}
+
+// javaLong is Java's (long) of a double: toward zero, NaN 0, saturated at the int64 bounds.
+func javaLong(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return float64(int64(f))
 }
 
 // cwd is the header's cwd as the port sees it.
@@ -171,6 +185,7 @@ func trapMutants() []mutant {
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
 		trap("trap/java-long-to-int-budget", "Java (int) of the long maxReferenceBytes where it is compared: 2^32+150 is a budget of 150, 2^53-1 one of -1", trapKnobs{int32Budget: true}),
+		trap("trap/java-createdat-long", "Java createdAt read as long epoch milliseconds ((long) of the double): 1.5 is 1, 1e21 is 2^63-1", trapKnobs{longCreatedAt: true}),
 		trap("trap/java-long-to-int-limit", "Java (int) of the long candidate limit where the listing is cut: 2^32+2 keeps 2, 2^53-1 none", trapKnobs{int32Limit: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
