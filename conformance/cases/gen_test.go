@@ -39,6 +39,7 @@ func generated() []gfile {
 	files = append(files, cancelFiles()...)
 	files = append(files, unionFiles()...)
 	files = append(files, widthFiles()...)
+	files = append(files, trimFiles()...)
 	return append(files, trapFiles()...)
 }
 

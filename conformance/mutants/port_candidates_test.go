@@ -173,6 +173,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 		if o := obs[i]; o.Err == nil && o.Title != nil && (*o.Title != "" || !s.p.k.emptyTitleFallback) {
 			r.label = *o.Title // MUTANT emptyTitleFallback: "" falls back to the id
 		}
+		if t := s.p.k.trap.trimTitle; t != nil && r.label != r.h.ID {
+			r.label = t(r.label) // MUTANT: the title trimmed
+		}
 		if needle != "" {
 			if !s.contains(s.lower(r.h.ID), needle) && (r.h.CWD == nil || !s.contains(s.lower(*r.h.CWD), needle)) && !s.contains(s.lower(r.label), needle) {
 				continue
