@@ -41,6 +41,8 @@ func generated() []gfile {
 	files = append(files, parserLimitFiles()...)
 	files = append(files, caseFieldFiles()...)
 	files = append(files, identityFiles()...)
+	files = append(files, widthFiles()...)
+	files = append(files, trimFiles()...)
 	return append(files, trapFiles()...)
 }
 

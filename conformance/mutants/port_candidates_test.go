@@ -162,6 +162,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 			slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(s.rank(a.h.CWD, agent.CWD), s.rank(b.h.CWD, agent.CWD)) })
 		}
 	}
+	if s.p.k.trap.int32Limit {
+		lim = max(0, int(int32(lim))) // MUTANT: Java's (int) of a long; a negative one lists nothing
+	}
 	inspected := records
 	if needle == "" && !s.p.k.titlesForAll { // MUTANT titlesForAll: titles of every session read
 		sortRanked(inspected)
@@ -190,6 +193,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 		if o := obs[i]; o.Err == nil && o.Title != nil && (*o.Title != "" || !s.p.k.emptyTitleFallback) {
 			r.label = *o.Title // MUTANT emptyTitleFallback: "" falls back to the id
 		}
+		if t := s.p.k.trap.trimTitle; t != nil && r.label != r.h.ID {
+			r.label = t(r.label) // MUTANT: the title trimmed
+		}
 		if needle != "" {
 			if !s.fieldContains(s.fieldLower(s.p.k.idLower, r.h.ID), needle) && (r.h.CWD == nil || !s.fieldContains(s.fieldLower(s.p.k.cwdLower, *r.h.CWD), needle)) && !s.contains(s.lower(r.label), needle) {
 				continue
@@ -202,6 +208,9 @@ func (s *portService) listCandidates(ctx context.Context, agent service.Agent, q
 	cands := make([]service.Candidate, len(out))
 	for i, r := range out {
 		cands[i] = service.Candidate{SessionID: r.h.ID, Label: r.label, CWD: s.p.k.trap.cwd(r.h.CWD), CreatedAt: r.h.CreatedAt}
+		if s.p.k.trap.longCreatedAt {
+			cands[i].CreatedAt = javaLong(r.h.CreatedAt) // MUTANT: a long createdAt
+		}
 	}
 	return cands, nil
 }

@@ -60,6 +60,9 @@ func (p port) parseMentions(text string) (mention.Parsed, error) {
 		default:
 			labelUnits = p.unescape(rawLabel)
 		}
+		if t := p.k.trap.trimLabel; t != nil && markdown {
+			labelUnits = jsstring.UTF16(t(jsstring.FromUTF16(labelUnits))) // MUTANT: the label trimmed
+		}
 		refs = append(refs, mention.Reference{SessionID: id, Label: jsstring.FromUTF16(labelUnits)})
 		out = append(out, u[last:i]...)
 		if f := p.k.trap.replace; f != nil {

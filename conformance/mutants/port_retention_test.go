@@ -48,6 +48,9 @@ func (s *portService) retain(surf sessionquery.Surface, label string, items []re
 	if k.trap.narrowBudget {
 		maxBytes = wrapInt32(maxBytes) // MUTANT: an int budget
 	}
+	if k.trap.int32Budget {
+		maxBytes = int(int32(maxBytes)) // MUTANT: Java's (int) of a long keeps the low 32 bits
+	}
 	retained := make([]retainedItem, len(items))
 	for i, it := range items {
 		t := jsstring.Normalize(it.Text)

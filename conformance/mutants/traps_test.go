@@ -64,6 +64,43 @@ type trapKnobs struct {
 	foldScheme     bool                                    // the mention pattern's "dsh-session:" matched ignoring case
 	ignorableScan  bool                                    // the scheme found by a culture-sensitive search (ICU ignorables skipped)
 	newestByValue  bool                                    // "not the newest" decided by value equality, not position
+	int32Budget    bool                                    // maxReferenceBytes narrowed to 32 bits where the budget is compared
+	int32Limit     bool                                    // the candidate limit narrowed to 32 bits where the listing is cut
+	longCreatedAt  bool                                    // a header's createdAt read into a long: truncated, saturated
+	trimTitle      func(string) string                     // a title "sanitized" before it becomes a label
+	trimLabel      func(string) string                     // a Markdown label "sanitized" once unescaped
+}
+
+// javaTrim is Java's String.trim(): every code unit up to U+0020 off both ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
+
+// javaStrip is Java's String.strip(): Character.isWhitespace off both ends (space
+// separators but the no-break ones, U+2028, U+2029, and \t \n \v \f \r U+001C–U+001F).
+func javaStrip(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		switch {
+		case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f, r == 0x2028, r == 0x2029:
+			return true
+		case r == 0xa0 || r == 0x2007 || r == 0x202f:
+			return false
+		}
+		return unicode.Is(unicode.Zs, r)
+	})
+}
+
+// javaLong is Java's (long) of a double: toward zero, NaN 0, saturated at the int64 bounds.
+func javaLong(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return float64(int64(f))
 }
 
 // cwd is the header's cwd as the port sees it.
@@ -228,6 +265,11 @@ func trapMutants() []mutant {
 		trap("trap/csharp-culture-indexof-scheme", "C# text.IndexOf(\"dsh-session:\", i) (culture-sensitive, ICU) in a hand-written scanner: soft hyphens and ZWJs inside the scheme ignored", trapKnobs{ignorableScan: true}),
 		trap("trap/csharp-record-equality-newest", "C# retained.Where(m => m != retained.Last()) over records: a message equal in role and text to the newest is never dropped", trapKnobs{newestByValue: true}),
 		trap("trap/python-falsy-cwd", `Python "if cwd:" / TypeScript "cwd || undefined": an empty cwd taken as none`, trapKnobs{falsyCWD: true}),
+		trap("trap/java-long-to-int-budget", "Java (int) of the long maxReferenceBytes where it is compared: 2^32+150 is a budget of 150, 2^53-1 one of -1", trapKnobs{int32Budget: true}),
+		trap("trap/java-string-trim-title", "Java title.trim() before it becomes the label: code units up to U+0020 dropped at both ends", trapKnobs{trimTitle: javaTrim}),
+		trap("trap/java-string-strip-mention-label", "Java label.strip() once a Markdown label is unescaped: Character.isWhitespace dropped at both ends", trapKnobs{trimLabel: javaStrip}),
+		trap("trap/java-createdat-long", "Java createdAt read as long epoch milliseconds ((long) of the double): 1.5 is 1, 1e21 is 2^63-1", trapKnobs{longCreatedAt: true}),
+		trap("trap/java-long-to-int-limit", "Java (int) of the long candidate limit where the listing is cut: 2^32+2 keeps 2, 2^53-1 none", trapKnobs{int32Limit: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
 }

@@ -38,7 +38,9 @@ public final class Adapter {
     /**
      * Serves port on stdin and stdout until stdin ends. The requests are answered on a thread
      * with a 1 GiB stack (reserved, not committed), so JSON nested 10,000 deep, which the
-     * protocol allows, does not overflow the JVM's default stack in the kit or the port.
+     * protocol allows, does not overflow the JVM's default stack in the kit or the port; the
+     * port's text handling (mention.parse, host.send) runs on a thread with the JVM's default
+     * stack instead ({@link #onPortStack}), where a production host would run it.
      */
     public static void serve(Port port) throws IOException {
         PrintStream out = System.out;
@@ -165,7 +167,7 @@ public final class Adapter {
             case "mention.format":
                 return port.formatMention(args.get("sessionId"), args.get("label"));
             case "mention.parse": {
-                Port.Parsed p = port.parseMentions(args.get("text"));
+                Port.Parsed p = onPortStack(() -> port.parseMentions(args.get("text")));
                 List<Object> refs = new ArrayList<>();
                 for (Port.Mention m : p.references()) refs.add(Js.obj("sessionId", m.sessionId(), "label", m.label()));
                 return Js.obj("text", p.text(), "references", refs);
@@ -195,6 +197,46 @@ public final class Adapter {
             default:
                 throw new UnsupportedOperationException("unsupported op " + Js.quote(op));
         }
+    }
+
+    /** A port call's body: any Throwable passes through. */
+    interface PortCall<T> {
+        T call() throws Throwable;
+    }
+
+    /**
+     * Runs c on a thread with the JVM's default stack (-Xss; 1 MiB on x86-64), the stack the
+     * port's text handling gets on any thread its host starts, and returns what it returns or
+     * throws what it throws. The adapter's own thread has 1 GiB for the protocol's deep JSON,
+     * which would hide a recursive regular expression that overflows on a long label on a
+     * production thread (java.util.regex's repeated alternation: about 1,000 label characters
+     * per MiB, TRAP-RE-BACKTRACKING-DEPTH); mention.parse and host.send run here instead.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> T onPortStack(PortCall<T> c) throws Throwable {
+        Object[] out = new Object[1];
+        Throwable[] failed = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                out[0] = c.call();
+            } catch (StackOverflowError e) {
+                StackOverflowError so = new StackOverflowError("StackOverflowError on the JVM's default thread stack"
+                        + " (a recursive regular expression over a long label? spec/porting-traps.md TRAP-RE-BACKTRACKING-DEPTH)");
+                so.setStackTrace(new StackTraceElement[0]);
+                failed[0] = so;
+            } catch (Throwable e) {
+                failed[0] = e;
+            }
+        }, "sessionref-port", 0);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw e;
+        }
+        if (failed[0] != null) throw failed[0];
+        return (T) out[0];
     }
 
     /** The request's world: the document, or the one world.define stored under its {"$ref": KEY}. */

@@ -28,7 +28,8 @@ final class HostModel {
             // direct message waits as typed (SR-HOST-8).
             pending.add(Js.obj("source", Js.obj("kind", "user"), "content", Js.list(Js.obj("type", "text", "text", text)), "role", "user"));
         }
-        List<Js.JsObject> messages = loop.run(() -> host.deliver(svc, agent, text));
+        // On a default stack, as mention.parse: the host parses the text (Adapter.onPortStack).
+        List<Js.JsObject> messages = Adapter.onPortStack(() -> loop.run(() -> host.deliver(svc, agent, text)));
         List<Object> log = frozen(messages); // the log is written when the target steps
         if (running && contextFirst) pending.addAll(frozen(messages));
         mutate(w, args.get("mutations"));

@@ -35,6 +35,7 @@ public final class KitTest {
         parse();
         protocol();
         deepNesting();
+        portStack();
         world();
         cancelModes();
         cancelByOutcomes();
@@ -89,7 +90,7 @@ public final class KitTest {
     }
 
     /** A port whose operations say what the protocol tests need. */
-    static final class TestPort implements Port {
+    static class TestPort implements Port {
         @Override public String encodeUri(Object id) {
             if (id instanceof String s) return "uri:" + s;
             throw new IllegalStateException("not a string"); // no code
@@ -174,6 +175,38 @@ public final class KitTest {
         eq(2, got.size(), "two answers");
         check(got.get(0).startsWith("{\"id\":null,\"ok\":false,\"error\":{\"code\":\"ADAPTER_PROTOCOL\""), "too deep: " + got.get(0));
         eq("{\"id\":2,\"ok\":true,\"result\":\"uri:a\"}", got.get(1), "the next line is answered");
+    }
+
+    /** Recurses n frames deep: what a recursive regex does per label character. */
+    static int depth(int n) { return n == 0 ? 0 : 1 + depth(n - 1); }
+
+    /**
+     * mention.parse runs on a thread with the JVM's default stack, not the adapter's 1 GiB:
+     * a parse that needs 300,000 frames (a java.util.regex label group over a few hundred
+     * thousand characters) overflows there, as on a production thread, and is reported as an
+     * error without a code; the same recursion fits on a 1 GiB stack.
+     */
+    static void portStack() throws Exception {
+        int[] fits = {0};
+        Thread big = new Thread(null, () -> fits[0] = depth(300_000), "big", 1L << 30);
+        big.start();
+        big.join();
+        eq(300_000, fits[0], "300,000 frames fit on a 1 GiB stack");
+        Port deep = new TestPort() {
+            @Override public Parsed parseMentions(Object text) { return new Parsed("d" + depth(300_000), List.of()); }
+        };
+        String[] got = new String[1];
+        Thread adapter = new Thread(null, () -> {
+            try {
+                got[0] = serve(new Adapter(deep), "{\"id\":1,\"op\":\"mention.parse\",\"args\":{\"text\":\"x\"}}\n".getBytes(StandardCharsets.UTF_8)).get(0);
+            } catch (Exception e) {
+                got[0] = e.toString();
+            }
+        }, "adapter", 1L << 30); // as Adapter.serve's thread
+        adapter.start();
+        adapter.join();
+        check(got[0].startsWith("{\"id\":1,\"ok\":false,\"error\":{\"code\":null,\"message\":\"StackOverflowError on the JVM's default thread stack"),
+                "a parse too deep for a default stack fails there: " + got[0]);
     }
 
     static final String WORLD = "{\"sessions\":["
