@@ -22,7 +22,7 @@ func parserLimitFiles() []gfile {
 	digits := b64(strings.Repeat("1", 5000))
 	justOver := b64("-" + strings.Repeat("9", 4301))
 	d := func(name, uri string) gcase {
-		return c(name, "SR-URI-5", o("uri", uri)).trap("TRAP-JSON-PARSER-LIMITS")
+		return c(name, "SR-URI-5 SR-URI-7", o("uri", uri)).trap("TRAP-JSON-PARSER-LIMITS")
 	}
 	p := func(name, reqs, text string) gcase {
 		return c(name, reqs, o("text", text)).trap("TRAP-JSON-PARSER-LIMITS")
