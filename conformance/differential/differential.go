@@ -26,7 +26,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -264,7 +263,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		}
 		if d := compare.Diff(rb, ra); d != "" {
 			ra.ID, rb.ID = 0, 0
-			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb)}
+			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: d, Fault: fault(ra, rb)}
 			t.Fatalf("%s: the answers differ (-B +A)\n%s", op, d)
 		}
 	})
@@ -309,7 +308,7 @@ func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Op
 			continue
 		}
 		or.Corpus++
-		if compare.Diff(rb, ra) == "" {
+		if compare.Agree(rb, ra) {
 			continue
 		}
 		req, source := cr.Request, cr.Source
@@ -318,14 +317,14 @@ func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Op
 			pa := call(ctx, a, pr, "A", or)
 			pb := call(ctx, b, pr, "B", or)
 			or.Shrinks++
-			if !adapter.Unsupported(pa) && !adapter.Unsupported(pb) && compare.Diff(pb, pa) != "" {
+			if !adapter.Unsupported(pa) && !adapter.Unsupported(pb) && !compare.Agree(pb, pa) {
 				req, ra, rb = pr, pa, pb
 				source = fmt.Sprintf("%s, input %d of %d", cr.Source, i+1, len(cases.ChunkParts(op, cr.Request.Args)))
 				break
 			}
 		}
 		ra.ID, rb.ID = 0, 0
-		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
+		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: compare.Diff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package result_test
 
 import (
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,8 +36,14 @@ func TestClip(t *testing.T) {
 
 func TestClippedBoundsEveryField(t *testing.T) {
 	big := strings.Repeat("z", 1<<20)
-	c := result.Case{Input: big, Want: big, Got: big, Diff: big, Message: big}.Clipped()
-	for name, v := range map[string]string{"input": c.Input, "want": c.Want, "got": c.Got, "diff": c.Diff, "message": c.Message} {
+	js := result.JSONOf(big)
+	d := &compare.Difference{Want: big, Got: big, Lines: big, First: big}
+	c := result.Case{Input: js, Want: js, Got: result.Value{Text: big}, Diff: d, Message: big}.Clipped()
+	if len(c.Input.JSON)+len(c.Want.JSON)+len(c.Got.JSON) > 0 {
+		t.Error("a clipped JSON text is still kept as JSON")
+	}
+	for name, v := range map[string]string{"input": c.Input.Text, "want": c.Want.Text, "got": c.Got.Text, "message": c.Message,
+		"diff.want": c.Diff.Want, "diff.got": c.Diff.Got, "diff.lines": c.Diff.Lines, "diff.first": c.Diff.First} {
 		if len(v) > result.MaxDiff+32 || !strings.HasSuffix(v, " dropped") {
 			t.Errorf("%s: %d bytes, ends %q", name, len(v), v[len(v)-20:])
 		}

@@ -27,8 +27,14 @@ func (e *SyntaxError) Error() string {
 // space only, numbers as float64 (±Infinity past the largest double), and \uXXXX escapes read
 // as code units, so an unpaired \uD800 stays a lone surrogate where encoding/json would write
 // U+FFFD. The text is WTF-8; a byte that is not is an error.
-func Parse(text string) (any, error) {
-	p := parser{text: text}
+func Parse(text string) (any, error) { return parse(parser{text: text}) }
+
+// ParseExact reads text as Parse does, but returns every number as the Number it is written
+// as ("1.0", "1e400"), digit for digit, for showing an answer as it was sent; Plain gives
+// the doubles Parse would have read.
+func ParseExact(text string) (any, error) { return parse(parser{text: text, exact: true}) }
+
+func parse(p parser) (any, error) {
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -42,8 +48,9 @@ func Parse(text string) (any, error) {
 }
 
 type parser struct {
-	text string
-	pos  int
+	text  string
+	pos   int
+	exact bool // numbers as Number (ParseExact)
 	// Members and elements of the objects and arrays being read, stacked: each is built at
 	// its close at its exact size, not grown by appends (a world is millions of them).
 	keys  []string
@@ -222,6 +229,9 @@ func (p *parser) number() (any, error) {
 		if p.digits() == 0 {
 			return nil, p.fail("no digits in an exponent")
 		}
+	}
+	if p.exact {
+		return Number(p.text[start:p.pos]), nil // the grammar above is JSON's: a valid number
 	}
 	f, err := strconv.ParseFloat(p.text[start:p.pos], 64)
 	if ne, ok := err.(*strconv.NumError); ok && ne.Err != strconv.ErrRange {
