@@ -2,7 +2,7 @@
 // rapid-generated requests (conformance/gen) for every protocol op, and turns each difference
 // into a shrunk, ready-to-commit fixture (spec/fixtures.md).
 //
-// Two answers agree when compare.Diff finds nothing: results as JSON values, errors by code
+// Two answers agree when compare.Agree says so: results as JSON values, errors by code
 // (messages are implementation-defined), a failed prepare's reads included. The context
 // message's id is left out by every adapter. Of the two sides, A is the implementation under
 // test and B the one trusted: a written fixture's want is B's answer.
@@ -153,7 +153,7 @@ type Difference struct {
 	Op      string
 	Request protocol.Request  // id 0
 	A, B    protocol.Response // ids 0
-	// Diff is report.ResponseDiff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture, as JSON.
+	// Diff is compare.Diff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture, as JSON.
 	Diff string
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
 	// codes), "reads" (same code, other reads of a prepare), "lists" (same code, other listing
