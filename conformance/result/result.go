@@ -123,6 +123,14 @@ func Answer(r protocol.Response, got *protocol.Response) Value {
 	return Line(b)
 }
 
+// MarshalJSON writes v as its JSON value, or its Text as a JSON string.
+func (v Value) MarshalJSON() ([]byte, error) {
+	if len(v.JSON) > 0 {
+		return v.JSON, nil
+	}
+	return json.Marshal(v.Text)
+}
+
 // IsZero reports whether v holds nothing.
 func (v Value) IsZero() bool { return len(v.JSON) == 0 && v.Text == "" }
 

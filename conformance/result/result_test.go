@@ -1,10 +1,13 @@
 package result_test
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -47,5 +50,14 @@ func TestClippedBoundsEveryField(t *testing.T) {
 		if len(v) > result.MaxDiff+32 || !strings.HasSuffix(v, " dropped") {
 			t.Errorf("%s: %d bytes, ends %q", name, len(v), v[len(v)-20:])
 		}
+	}
+}
+
+// A Value is written as the JSON value it holds, or as its text in a JSON string.
+func TestValueMarshalsAsItsJSON(t *testing.T) {
+	c := result.Case{Input: result.JSONOf(wire.NewObject().Set("id", 3.0)), Got: result.Value{Text: "not json"}}
+	b, err := json.Marshal(struct{ Input, Want, Got result.Value }{c.Input, c.Want, c.Got})
+	if err != nil || string(b) != `{"Input":{"id":3},"Want":"","Got":"not json"}` {
+		t.Errorf("%s, %v", b, err)
 	}
 }
