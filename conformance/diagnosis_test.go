@@ -99,7 +99,7 @@ func TestHugeNumberShownAsReceived(t *testing.T) {
 		t.Fatalf("cases %+v", rep.Cases)
 	}
 	c := rep.Cases[0]
-	if !strings.Contains(c.Got, `"result":1e400`) {
+	if !strings.Contains(c.Got.String(), `"result":1e400`) {
 		t.Errorf("got %s: want the 1e400 received", c.Got)
 	}
 	var text bytes.Buffer

@@ -37,7 +37,7 @@ func ExampleRunner() {
 	for _, c := range rep.Cases {
 		if c.Name == "uri-encode/empty-id" {
 			fmt.Println(c.Status, c.Name, c.Input)
-			fmt.Println(c.Message) // report.Diff(c.Want, c.Got) says how the answers differ
+			fmt.Println(c.Message) // c.Diff says how the answers differ
 			fmt.Println("rerun: --run", report.RerunRegexp(c))
 		}
 	}

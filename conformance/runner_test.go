@@ -691,13 +691,17 @@ func TestLargeAnswersAreClipped(t *testing.T) {
 		t.Fatalf("verdict %+v, %d cases", rep.Verdict, len(rep.Cases))
 	}
 	for _, c := range rep.Cases {
-		for name, v := range map[string]string{"got": c.Got, "diff": c.Diff, "want": c.Want, "input": c.Input} {
+		fields := map[string]string{"got": c.Got.String(), "want": c.Want.String(), "input": c.Input.String()}
+		if d := c.Diff; d != nil {
+			fields["diff.want"], fields["diff.got"], fields["diff.lines"], fields["diff.first"] = d.Want, d.Got, d.Lines, d.First
+		}
+		for name, v := range fields {
 			if len(v) > result.MaxDiff+64 {
 				t.Errorf("%s: %s keeps %d bytes", c.Name, name, len(v))
 			}
 		}
-		if !strings.HasSuffix(c.Got, " MB dropped") {
-			t.Errorf("%s: got does not say what was dropped: …%s", c.Name, c.Got[max(len(c.Got)-40, 0):])
+		if got := c.Got.String(); !strings.HasSuffix(got, " MB dropped") {
+			t.Errorf("%s: got does not say what was dropped: …%s", c.Name, got[max(len(got)-40, 0):])
 		}
 	}
 	path := filepath.Join(t.TempDir(), "r.json")

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -215,7 +215,7 @@ func Run(ctx context.Context, cfg Config, a, b Side) (*Report, error) {
 		if len(answersA) > 0 && len(answersA) == len(answersB) && res.A.Status != Unsupported && res.B.Status != Unsupported {
 			same := true
 			for i := range answersA {
-				if d := report.ResponseDiff(answersB[i], answersA[i]); d != "" {
+				if d := compare.Diff(answersB[i], answersA[i]); d != "" {
 					same, res.Diff = false, clip(fmt.Sprintf("call %d (-B +A):\n%s", i, d), 2000)
 					break
 				}

@@ -448,10 +448,10 @@ func (w Want) Response() protocol.Response {
 	return protocol.Response{Err: e}
 }
 
-// Diff compares got with the expected outcome: results as JSON values, errors by code, and
-// the reads of a failed prepare when the case names them. Messages and any other error keys
-// are ignored. It returns "" when they agree, else a diff (-want +got).
-func (w Want) Diff(got protocol.Response) string {
+// Explain compares got with the expected outcome as compare does: results as JSON values,
+// errors by code, and the reads of a failed prepare when the case names them. Messages and
+// any other error keys are ignored. It returns nil when they agree, else how they differ.
+func (w Want) Explain(got protocol.Response) *compare.Difference {
 	g := got
 	if !got.OK && got.Err != nil {
 		e := *got.Err
@@ -469,7 +469,7 @@ func (w Want) Diff(got protocol.Response) string {
 		}
 		g.Err = &e
 	}
-	return compare.Diff(w.Response(), g)
+	return compare.Explain(w.Response(), g)
 }
 
 // Features returns every adapter feature the case needs.
@@ -616,12 +616,9 @@ const part = "fixtures"
 func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Case {
 	rc := result.Case{Part: part, Area: Area(f.Op), Name: f.FullName(fc), Requirements: slices.Clone(fc.Requirements), Traps: slices.Clone(fc.Traps)}
 	req := f.Request(fc)
-	if want, err := fc.Want.Response().Line(); err == nil {
-		rc.Want = string(want)
-	}
 	for _, feat := range f.Features(fc) {
 		if !c.Supports(feat) {
-			rc.Input = string(req.Line())
+			rc.Input, rc.Want = result.Request(req, nil), result.Answer(fc.Want.Response(), nil)
 			return suite.NotCovered(rc, suite.MissingFeature(feat))
 		}
 	}
@@ -631,22 +628,20 @@ func runCase(ctx context.Context, c *adapter.Client, f File, fc Case) result.Cas
 	resp, err := c.Do(ctx, f.Op, wire.Clone(fc.Args).(*wire.Object))
 	rc.Duration = time.Since(start)
 	if err != nil {
-		rc.Input = string(req.Line())
+		rc.Input, rc.Want = result.Request(req, nil), result.Answer(fc.Want.Response(), nil)
 		rc.Status = result.Error
 		rc.Message = err.Error()
 		return rc
 	}
 	// The client numbered the request; the answer echoes that id (the client checks it).
 	// (The line is made once, here: a world makes it the costliest part of a passing case.)
-	req.ID = resp.ID
-	rc.Input = string(req.Line())
-	if line, err := resp.Shown(); err == nil {
-		rc.Got = string(line)
-	}
+	rc.Input = result.Request(req, &resp)
+	rc.Want = result.Answer(fc.Want.Response(), &resp)
+	rc.Got = result.Answer(resp, nil)
 	if adapter.Unsupported(resp) {
 		return suite.NotCovered(rc, adapter.UnsupportedReason(f.Op, resp))
 	}
-	if d := fc.Want.Diff(resp); d != "" {
+	if d := fc.Want.Explain(resp); d != nil {
 		rc.Status = result.Fail
 		rc.Diff = d
 		rc.Message = failMessage(fc.Want, resp)

@@ -35,18 +35,18 @@ func TestMarshalParseRoundTrip(t *testing.T) {
 	}
 }
 
-func TestWantDiff(t *testing.T) {
+func TestWantExplain(t *testing.T) {
 	w := cases.Want{Code: "SESSION_REFERENCE_READ_FAILED", Reads: a("a"), HasReads: true}
 	got := protocol.Response{Err: &protocol.Error{Code: "SESSION_REFERENCE_READ_FAILED", Message: "any", Extra: wire.NewObject().Set("reads", a("a"))}}
-	if d := w.Diff(got); d != "" {
+	if d := w.Explain(got); d != nil {
 		t.Errorf("diff %s", d)
 	}
 	got.Err.Extra.Set("reads", a("a", "b"))
-	if w.Diff(got) == "" {
+	if w.Explain(got) == nil {
 		t.Error("different reads agree")
 	}
 	got.Err.Code = "SESSION_REFERENCE_CANCELLED"
-	if w.Diff(got) == "" {
+	if w.Explain(got) == nil {
 		t.Error("different codes agree")
 	}
 }

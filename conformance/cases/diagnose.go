@@ -137,7 +137,7 @@ func diagnose(ctx context.Context, c *adapter.Client, oracle adapter.Handler, op
 		if err != nil {
 			return "", nil
 		}
-		if d := (Want{OK: want.OK, Result: want.Result}).Diff(got); d != "" && want.OK {
+		if (Want{OK: want.OK, Result: want.Result}).Explain(got) != nil && want.OK {
 			return p.Input(), &p
 		}
 	}

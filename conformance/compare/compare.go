@@ -7,15 +7,14 @@
 // equal too. A prepare's reads, in its result or its error, are compared as a multiset: the
 // reads run concurrently, and the order they reach the session query is not part of the
 // contract (spec SR-PREP-6), while reading every distinct source once is.
+//
+// This is the kit's one agreement rule and its one diff (Explain): the runner's parts, diff,
+// bench and every report take both from here.
 package compare
 
 import (
-	"bytes"
-	"fmt"
-	"maps"
+	"reflect"
 	"slices"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -103,106 +102,18 @@ func OutcomeOf(r protocol.Response) Outcome {
 	return o
 }
 
-// Diff returns "" when want and got agree, else a go-cmp diff (-want +got). Outcomes too large
-// for a structural diff (LargeDiff bytes of JSON between them) get a window around their first
-// difference instead: go-cmp's diff of a megabyte string costs seconds, and a report keeps
-// only a few kilobytes of it.
-func Diff(want, got protocol.Response) string {
-	w, g := OutcomeOf(want), OutcomeOf(got)
-	if sameOutcome(w, g) {
-		return "" // what cmp.Diff returns, without building its report (most checks pass)
-	}
-	// (Equal texts for different outcomes: strings that differ only in bytes that are not
-	// UTF-8, which the JSON writes alike; cmp tells them apart.)
-	if wt, gt := canonical(nil, w), canonical(nil, g); len(wt)+len(gt) > LargeDiff && !bytes.Equal(wt, gt) {
-		return windowDiff(wt, gt)
-	}
-	return cmp.Diff(w, g)
+// Agree reports whether got agrees with want: the kit's one agreement rule (see the package
+// documentation).
+func Agree(want, got protocol.Response) bool {
+	return sameOutcome(OutcomeOf(want), OutcomeOf(got))
 }
 
-// LargeDiff is the size of two outcomes' JSON above which Diff shows a window, not a
-// structural diff.
-const LargeDiff = 256 << 10
+// Diff returns "" when want and got agree, else how they differ as Explain says it (the
+// first difference by JSON path, then the line diff, "- " want and "+ " got).
+func Diff(want, got protocol.Response) string { return Explain(want, got).String() }
 
-// windowDiff shows where two different texts first differ, with some context on each side.
-func windowDiff(want, got []byte) string {
-	const context = 120
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	// Start on a character boundary: the texts are UTF-8 (canonical writes them so).
-	start := max(0, i-context)
-	for start > 0 && start < len(want) && want[start]&0xC0 == 0x80 {
-		start--
-	}
-	window := func(b []byte) string {
-		end := min(len(b), i+context)
-		for end < len(b) && b[end]&0xC0 == 0x80 {
-			end++
-		}
-		out := string(b[start:end])
-		if start > 0 {
-			out = "…" + out
-		}
-		if end < len(b) {
-			out += "…"
-		}
-		return out
-	}
-	return fmt.Sprintf("outcomes of %d and %d bytes of JSON differ first at byte %d (-want +got):\n- %s\n+ %s\n",
-		len(want), len(got), i, window(want), window(got))
-}
-
-// canonical appends the JSON of an outcome with object keys sorted, so that two outcomes
-// that Diff tells apart differ in their texts too (key order is not part of the contract).
-func canonical(dst []byte, o Outcome) []byte {
-	m := map[string]any{"ok": o.OK}
-	if o.OK {
-		m["result"] = o.Result
-	}
-	if o.Code != nil {
-		m["code"] = *o.Code
-	}
-	if o.Extra != nil {
-		m["extra"] = o.Extra
-	}
-	return appendPlain(dst, m)
-}
-
-func appendPlain(dst []byte, v any) []byte {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := slices.Sorted(maps.Keys(x))
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(wire.AppendString(dst, k), ':')
-			dst = appendPlain(dst, x[k])
-		}
-		return append(dst, '}')
-	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendPlain(dst, e)
-		}
-		return append(dst, ']')
-	}
-	b, err := wire.Append(dst, v)
-	if err != nil {
-		return fmt.Appendf(dst, "%v", v) // not a JSON value: shown as Go prints it
-	}
-	return b
-}
-
-// sameOutcome reports whether a and b are equal as cmp.Equal sees them. It knows only the
-// plain JSON values OutcomeOf makes and says false for anything else: false sends Diff to
-// cmp, which decides.
+// sameOutcome reports whether a and b are equal outcomes: the same dynamic types, nil slices
+// and maps equal only to nil ones, numbers by ==.
 func sameOutcome(a, b Outcome) bool {
 	if a.OK != b.OK || (a.Code == nil) != (b.Code == nil) || (a.Code != nil && *a.Code != *b.Code) {
 		return false
@@ -213,8 +124,8 @@ func sameOutcome(a, b Outcome) bool {
 	return samePlain(a.Result, b.Result)
 }
 
-// samePlain reports whether two plain JSON values are equal for cmp.Equal: the same dynamic
-// type, nil slices and maps equal only to nil ones, numbers by ==.
+// samePlain reports whether two plain JSON values (Plain's) are equal: the same dynamic type,
+// nil slices and maps equal only to nil ones, numbers by ==, a wire.Number by its text.
 func samePlain(a, b any) bool {
 	switch x := a.(type) {
 	case nil:
@@ -227,6 +138,9 @@ func samePlain(a, b any) bool {
 		return ok && x == y
 	case bool:
 		y, ok := b.(bool)
+		return ok && x == y
+	case wire.Number:
+		y, ok := b.(wire.Number)
 		return ok && x == y
 	case []any:
 		y, ok := b.([]any)
@@ -243,7 +157,8 @@ func samePlain(a, b any) bool {
 		y, ok := b.(map[string]any)
 		return ok && (x == nil) == (y == nil) && samePlainMap(x, y)
 	}
-	return false
+	// Not a JSON value (an in-process handler's own type): equal as Go values.
+	return reflect.DeepEqual(a, b)
 }
 
 func samePlainMap(x, y map[string]any) bool {

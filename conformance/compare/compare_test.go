@@ -50,21 +50,33 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-// Outcomes too large for go-cmp get a window around their first difference, which names the
-// bytes that differ; outcomes that differ only where their JSON is alike still get cmp's diff.
-func TestLargeOutcomesDiffByWindow(t *testing.T) {
-	big := strings.Repeat("a", compare.LargeDiff)
+// Large outcomes get a diff whose first difference names the place, and whose line diff the
+// bytes that differ; outcomes that differ only where their JSON is alike still differ.
+func TestLargeOutcomesDiff(t *testing.T) {
+	big := strings.Repeat("a", 256<<10)
 	want := protocol.Response{OK: true, Result: wire.NewObject().Set("text", big+"XYZ"+big).Set("n", 1.0)}
 	got := protocol.Response{OK: true, Result: wire.NewObject().Set("n", 1.0).Set("text", big+"XQZ"+big)}
-	d := compare.Diff(want, got)
-	if !strings.Contains(d, "differ first at byte") || !strings.Contains(d, "aXYZa") || !strings.Contains(d, "aXQZa") || len(d) > 1024 {
-		t.Errorf("Diff of large outcomes = %.300q (%d bytes)", d, len(d))
+	d := compare.Explain(want, got)
+	if d == nil || !strings.HasPrefix(d.First, `$.result.text: want "aaaa`) || !strings.Contains(d.Lines, "-     \"text\": \""+big+"XYZ") || !strings.Contains(d.Lines, "+     \"text\": \""+big+"XQZ") {
+		t.Errorf("Explain of large outcomes: %.200q", d)
 	}
 	if compare.Diff(want, protocol.Response{OK: true, Result: wire.NewObject().Set("n", 1.0).Set("text", big+"XYZ"+big)}) != "" {
 		t.Error("large outcomes that differ in key order only are reported different")
 	}
-	bad := protocol.Response{OK: true, Result: big + "\xff"}
-	if d := compare.Diff(bad, protocol.Response{OK: true, Result: big + "\xfe"}); d == "" || strings.Contains(d, "differ first at byte") {
-		t.Errorf("strings that differ in bytes that are not UTF-8: Diff = %.200q", d)
+	bad := protocol.Response{OK: true, Result: "a\xff"}
+	if d := compare.Explain(bad, protocol.Response{OK: true, Result: "a\xfe"}); d == nil || !strings.Contains(d.First, "not UTF-8") {
+		t.Errorf("strings that differ in bytes that are not UTF-8: %+v", d)
+	}
+}
+
+// An answer received with a number no double holds is shown as it was written.
+func TestExplainShowsNumbersAsReceived(t *testing.T) {
+	got, err := protocol.ParseResponse(`{"id":3,"ok":true,"result":[1e400,2.50]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := compare.Explain(ok([]any{1.0, 2.5}), got)
+	if d == nil || d.First != "$.result[0]: want 1, got 1e400" || !strings.Contains(d.Got, "2.50") {
+		t.Errorf("Explain = %+v", d)
 	}
 }

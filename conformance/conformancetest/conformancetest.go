@@ -45,7 +45,7 @@ func RunWith(t *testing.T, r conformance.Runner) *report.Report {
 func detail(cs result.Case) string {
 	var b strings.Builder
 	b.WriteString(string(cs.Status) + ": " + adapter.Escape(seedFlag.ReplaceAllString(cs.Message, "-rapid.seed=")))
-	for _, f := range []struct{ k, v string }{{"input", report.SameID(cs.Input, cs.Got)}, {"want", report.SameID(cs.Want, cs.Got)}, {"got", cs.Got}} {
+	for _, f := range []struct{ k, v string }{{"input", cs.Input.String()}, {"want", cs.Want.String()}, {"got", cs.Got.String()}} {
 		if f.v != "" {
 			b.WriteString("\n" + f.k + ": " + adapter.Escape(f.v))
 		}
@@ -56,8 +56,8 @@ func detail(cs result.Case) string {
 	for _, h := range cs.TrapHints {
 		b.WriteString("\nhint: " + h)
 	}
-	if cs.Diff != "" {
-		b.WriteString("\ndiff (-want +got):\n" + escapeLines(cs.Diff))
+	if cs.Diff != nil {
+		b.WriteString("\ndiff (-want +got):\n" + escapeLines(cs.Diff.String()))
 	}
 	return b.String()
 }

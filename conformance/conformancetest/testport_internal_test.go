@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -33,11 +34,14 @@ func (r *recorder) Skipf(format string, args ...any) {
 
 func TestReportCase(t *testing.T) {
 	t.Parallel()
-	fail := result.Case{Status: result.Fail, Message: "result differs", Input: `{"op":"uri.encode"}`, Want: "w", Got: "g", Diff: "-w\n+g"}
+	fail := result.Case{Status: result.Fail, Message: "result differs", Input: result.Line([]byte(`{"op":"uri.encode"}`)), Want: result.JSONOf("w"), Got: result.JSONOf("g"),
+		Diff: &compare.Difference{Want: `"w"`, Got: `"g"`, Lines: "- \"w\"\n+ \"g\"\n", First: `$: want "w", got "g"`}}
 	// A fixture: the failure starts at its file and line, shows want with got's id (the
-	// request's), invisible characters escaped, and ends with the go test line to rerun it.
+	// request's, as the fixtures part records it), invisible characters escaped, and ends
+	// with the go test line to rerun it.
 	located := result.Case{Part: "fixtures", Area: "uri", Name: "uri-decode/stray-bits", Status: result.Fail, Message: "want error, got a result\x1b[2J",
-		Input: `{"id":7,"op":"uri.decode","args":{"uri":"a b"}}`, Want: `{"id":0,"ok":false,"error":{"code":"X","message":""}}`, Got: "{\"id\":7,\"ok\":true,\"result\":\"a\u2028\u200b\u00a0\"}",
+		Input: result.Line([]byte(`{"id":7,"op":"uri.decode","args":{"uri":"a b"}}`)), Want: result.Line([]byte(`{"id":7,"ok":false,"error":{"code":"X","message":""}}`)),
+		Got:    result.Line([]byte("{\"id\":7,\"ok\":true,\"result\":\"a\u2028\u200b\u00a0\"}")),
 		Source: result.Source{File: "fixtures/uri-decode.yaml", Line: 40}}
 	prop := result.Case{Part: "properties", Area: "uri", Name: "uri/round-trip", Status: result.Fail, Seed: 42, Message: "differs (reproduce with --seed 42)"}
 	nc := result.Case{Status: result.NotCovered, Message: "not expressible in the Go API: config is null"}
@@ -48,7 +52,7 @@ func TestReportCase(t *testing.T) {
 		errors, skip string // substrings of the one error or skip reported, "" for none
 	}{
 		{"pass", result.Case{Status: result.Pass}, true, "", ""},
-		{"fail", fail, false, "diff (-want +got):\n-w\n+g", ""},
+		{"fail", fail, false, "diff (-want +got):\nfirst difference: $: want \"w\", got \"g\"\n- \"w\"\n+ \"g\"", ""},
 		{"located", located, false, "fixtures/uri-decode.yaml:40: ", ""},
 		{"located", located, false, `got a result\x1b[2J`, ""},
 		{"located", located, false, `want: {"id":7,"ok":false`, ""},

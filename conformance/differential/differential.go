@@ -2,7 +2,7 @@
 // rapid-generated requests (conformance/gen) for every protocol op, and turns each difference
 // into a shrunk, ready-to-commit fixture (spec/fixtures.md).
 //
-// Two answers agree when compare.Diff finds nothing: results as JSON values, errors by code
+// Two answers agree when compare.Agree says so: results as JSON values, errors by code
 // (messages are implementation-defined), a failed prepare's reads included. The context
 // message's id is left out by every adapter. Of the two sides, A is the implementation under
 // test and B the one trusted: a written fixture's want is B's answer.
@@ -26,7 +26,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/properties"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
 )
@@ -154,7 +153,7 @@ type Difference struct {
 	Op      string
 	Request protocol.Request  // id 0
 	A, B    protocol.Response // ids 0
-	// Diff is report.ResponseDiff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture, as JSON.
+	// Diff is compare.Diff(B, A): "(-B +A)", i.e. (-want +got) for the written fixture, as JSON.
 	Diff string
 	// Fault is what differs: "result" (both succeeded), "code" (both failed with other
 	// codes), "reads" (same code, other reads of a prepare), "lists" (same code, other listing
@@ -264,7 +263,7 @@ func runOp(ctx context.Context, a, b *adapter.Client, op string, g gen.Options, 
 		}
 		if d := compare.Diff(rb, ra); d != "" {
 			ra.ID, rb.ID = 0, 0
-			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb)}
+			last = &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: d, Fault: fault(ra, rb)}
 			t.Fatalf("%s: the answers differ (-B +A)\n%s", op, d)
 		}
 	})
@@ -309,7 +308,7 @@ func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Op
 			continue
 		}
 		or.Corpus++
-		if compare.Diff(rb, ra) == "" {
+		if compare.Agree(rb, ra) {
 			continue
 		}
 		req, source := cr.Request, cr.Source
@@ -318,14 +317,14 @@ func replayCorpus(ctx context.Context, a, b *adapter.Client, op string, g gen.Op
 			pa := call(ctx, a, pr, "A", or)
 			pb := call(ctx, b, pr, "B", or)
 			or.Shrinks++
-			if !adapter.Unsupported(pa) && !adapter.Unsupported(pb) && compare.Diff(pb, pa) != "" {
+			if !adapter.Unsupported(pa) && !adapter.Unsupported(pb) && !compare.Agree(pb, pa) {
 				req, ra, rb = pr, pa, pb
 				source = fmt.Sprintf("%s, input %d of %d", cr.Source, i+1, len(cases.ChunkParts(op, cr.Request.Args)))
 				break
 			}
 		}
 		ra.ID, rb.ID = 0, 0
-		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: report.ResponseDiff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
+		return &Difference{Op: op, Request: protocol.Request{Op: op, Args: req.Args}, A: ra, B: rb, Diff: compare.Diff(rb, ra), Fault: fault(ra, rb), Source: source, Traps: cr.Traps, Requirements: cr.Requirements}
 	}
 	return nil
 }

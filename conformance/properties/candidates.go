@@ -6,9 +6,11 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -125,7 +127,8 @@ func propCandidates(e *env, t *rapid.T) {
 	for i, m := range model {
 		want[i] = m
 	}
-	wantLine, _ := wire.Marshal(wire.NewObject().Set("candidates", want))
+	wantObj := wire.NewObject().Set("candidates", want)
+	wantLine, _ := wire.Marshal(wantObj)
 
 	resp := e.call(t, protocol.OpCandidates, args)
 	o, ok := resp.Result.(*wire.Object)
@@ -137,9 +140,9 @@ func propCandidates(e *env, t *rapid.T) {
 	if len(got) > limit {
 		e.failf(t, protocol.OpCandidates, args, resp, string(wantLine), "%d candidates exceed the limit %d", len(got), limit)
 	}
-	gotLine, _ := wire.Marshal(wire.NewObject().Set("candidates", got))
-	if d := diffJSON(want, got); d != "" {
-		e.fail(t, failure{message: "candidates differ from the contract's ranking, limit or labels", input: line(protocol.OpCandidates, args), want: string(wantLine), got: string(gotLine), diff: d})
+	gotObj := wire.NewObject().Set("candidates", got)
+	if d := compare.ExplainValues(wantObj, gotObj); d != nil {
+		e.fail(t, failure{message: "candidates differ from the contract's ranking, limit or labels", input: sent(protocol.OpCandidates, args, nil), want: result.JSONOf(wantObj), got: result.JSONOf(gotObj), diff: d})
 	}
 	tv, _ := o.Get("titleReads")
 	reads, ok := tv.([]any)

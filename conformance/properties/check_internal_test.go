@@ -156,3 +156,8 @@ func firstDiff(a, b []string) string {
 	}
 	return "one is a prefix of the other"
 }
+
+// line renders a request as the protocol line the adapter receives (id 0).
+func line(op string, args *wire.Object) string {
+	return string(protocol.Request{Op: op, Args: args}.Line())
+}

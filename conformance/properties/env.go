@@ -37,7 +37,9 @@ type stopIteration struct{}
 
 // failure is the evidence of one failing iteration.
 type failure struct {
-	message, input, want, got, diff string
+	message          string
+	input, want, got result.Value
+	diff             *compare.Difference // for a check that compared two answers or values
 }
 
 // recorder collects what rapid's verdict does not say: transport errors, unsupported inputs,
@@ -46,7 +48,8 @@ type failure struct {
 type recorder struct {
 	iterations, covered, unsupported int
 	unsupportedMsg                   string
-	transport, transportInput        string
+	transport                        string
+	transportInput                   result.Value
 	last                             *failure
 }
 
@@ -61,7 +64,7 @@ func (e *env) call(t *rapid.T, op string, args *wire.Object) protocol.Response {
 	resp, err := e.c.Do(e.ctx, op, args)
 	if err != nil {
 		e.rec.transport = oneLine(err.Error())
-		e.rec.transportInput = line(op, args)
+		e.rec.transportInput = sent(op, args, nil)
 		panic(stopIteration{})
 	}
 	if adapter.Unsupported(resp) {
@@ -84,33 +87,45 @@ func (e *env) reference(op string, args *wire.Object) protocol.Response {
 // property can use to ask the contract (the embedded reference always does).
 func (e *env) oracleFailed(op string, args *wire.Object, resp protocol.Response) {
 	e.rec.transport = "properties: the oracle gave no usable answer to " + op + ": " + oneLine(respLine(resp))
-	e.rec.transportInput = line(op, args)
+	e.rec.transportInput = sent(op, args, nil)
 	panic(stopIteration{})
 }
 
 // fail records the evidence and fails the iteration.
 func (e *env) fail(t *rapid.T, f failure) {
 	// Clipped before it is kept or logged: an answer may be megabytes (result.Clip).
-	f.input, f.want, f.got = result.Clip(f.input, result.MaxField), result.Clip(f.want, result.MaxField), result.Clip(f.got, result.MaxField)
-	f.diff, f.message = result.Clip(f.diff, result.MaxDiff), result.Clip(f.message, result.MaxMessage)
+	c := result.Case{Message: f.message, Input: f.input, Want: f.want, Got: f.got, Diff: f.diff}.Clipped()
+	f = failure{message: c.Message, input: c.Input, want: c.Want, got: c.Got, diff: c.Diff}
 	e.rec.last = &f
 	// rapid keeps a smaller input only if it fails with the same message twice over, and the
 	// transport numbers every request: with the answer's own id in the message, every step
 	// of shrinking was refused, and the input reported was the first failing one, unshrunk.
-	t.Fatalf("%s\ninput: %s\nwant: %s\ngot:  %s\n%s", f.message, f.input, f.want, answerID.ReplaceAllString(f.got, `{"id":0,`), f.diff)
+	noID := func(v result.Value) string { return answerID.ReplaceAllString(v.String(), `{"id":0,`) }
+	t.Fatalf("%s\ninput: %s\nwant: %s\ngot:  %s\n%s", f.message, noID(f.input), noID(f.want), noID(f.got), f.diff)
 }
 
-// answerID is the id a response line starts with (protocol.Response.Line).
+// answerID is the id a request or response line starts with (protocol.Request.Line,
+// protocol.Response.Line).
 var answerID = regexp.MustCompile(`^\{"id":-?[0-9]+,`)
 
-// failf fails the iteration for a request and its response, with a message.
+// failf fails the iteration for a request and its response, with a message; want is the
+// expected answer as JSON text, or a description of it.
 func (e *env) failf(t *rapid.T, op string, args *wire.Object, got protocol.Response, want string, format string, a ...any) {
-	e.fail(t, failure{message: fmt.Sprintf(format, a...), input: line(op, args), want: want, got: respLine(got)})
+	e.fail(t, failure{message: fmt.Sprintf(format, a...), input: sent(op, args, &got), want: described(want), got: result.Answer(got, nil)})
 }
 
-// line renders a request as the protocol line the adapter received (id left at 0).
-func line(op string, args *wire.Object) string {
-	return string(protocol.Request{Op: op, Args: args}.Line())
+// described is a property's expected answer: its JSON text, or a description ("a string").
+func described(want string) result.Value {
+	if _, err := wire.Parse(want); err == nil {
+		return result.Line([]byte(want))
+	}
+	return result.Value{Text: want}
+}
+
+// sent is a request as the adapter received it, with the id of its answer when there is
+// one (id 0 otherwise).
+func sent(op string, args *wire.Object, got *protocol.Response) result.Value {
+	return result.Request(protocol.Request{Op: op, Args: args}, got)
 }
 
 func respLine(r protocol.Response) string {
@@ -160,12 +175,12 @@ func (tb *recordingTB) Failed() bool                      { return tb.failed }
 func (e *env) agree(t *rapid.T, req protocol.Request) {
 	got := e.call(t, req.Op, req.Args)
 	want := e.reference(req.Op, req.Args)
-	if d := compare.Diff(want, got); d != "" {
+	if d := compare.Explain(want, got); d != nil {
 		msg := fmt.Sprintf("%s disagrees with the reference", req.Op)
 		if want.Err != nil || got.Err != nil {
 			msg += fmt.Sprintf(" (reference error: %v; adapter error: %v)", errText(want.Err), errText(got.Err))
 		}
-		e.fail(t, failure{message: msg, input: line(req.Op, req.Args), want: respLine(want), got: respLine(got), diff: d})
+		e.fail(t, failure{message: msg, input: sent(req.Op, req.Args, &got), want: result.Answer(want, &got), got: result.Answer(got, nil), diff: d})
 	}
 }
 

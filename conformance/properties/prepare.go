@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/gen"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -21,8 +21,6 @@ func prepareProperties() []Property {
 		{Name: "prepare/byte-caps", Area: "prepare", Requirements: []string{"SR-RET-1", "SR-RET-10", "SR-PREP-9"}, check: propPrepareByteCaps},
 	}
 }
-
-func diffJSON(want, got any) string { return cmp.Diff(compare.Plain(want), compare.Plain(got)) }
 
 // prepareCase is a generated, well-typed prepare request with what the contract fixes about it.
 type prepareCase struct {
@@ -164,8 +162,8 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	}
 	// Reads run concurrently, so the order they reach the query is not compared (SR-PREP-6);
 	// that every distinct source is read once, even when one read fails, is.
-	if d := diffJSON(compare.SortedStrings(wantReads), compare.SortedStrings(reads)); d != "" {
-		e.fail(t, failure{message: "prepare's reads are not each distinct source once", input: line(protocol.OpPrepare, pc.args), want: mustLine(wantReads), got: mustLine(reads), diff: d})
+	if d := compare.ExplainValues(compare.SortedStrings(wantReads), compare.SortedStrings(reads)); d != nil {
+		e.fail(t, failure{message: "prepare's reads are not each distinct source once", input: sent(protocol.OpPrepare, pc.args, nil), want: result.JSONOf(wantReads), got: result.JSONOf(reads), diff: d})
 	}
 	if !resp.OK {
 		return
@@ -174,8 +172,8 @@ func propPrepareDedup(e *env, t *rapid.T) {
 	if !ok {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "an object", "prepare's result is not an object")
 	}
-	if c, _ := o.Get("content"); diffJSON(pc.content, c) != "" {
-		e.fail(t, failure{message: "prepare did not return the content as given", input: line(protocol.OpPrepare, pc.args), want: mustLine(pc.content), got: mustLine(c), diff: diffJSON(pc.content, c)})
+	if c, _ := o.Get("content"); compare.ExplainValues(pc.content, c) != nil {
+		e.fail(t, failure{message: "prepare did not return the content as given", input: sent(protocol.OpPrepare, pc.args, nil), want: result.JSONOf(pc.content), got: result.JSONOf(c), diff: compare.ExplainValues(pc.content, c)})
 	}
 	ac, _ := o.Get("additionalContext")
 	if len(pc.distinct) == 0 {
@@ -198,8 +196,8 @@ func propPrepareDedup(e *env, t *rapid.T) {
 		}
 		got[i] = x
 	}
-	if d := diffJSON(want, got); d != "" {
-		e.fail(t, failure{message: "the context's sources are not the distinct references in first-mention order with their first labels", input: line(protocol.OpPrepare, pc.args), want: mustLine(want), got: mustLine(got), diff: d})
+	if d := compare.ExplainValues(want, got); d != nil {
+		e.fail(t, failure{message: "the context's sources are not the distinct references in first-mention order with their first labels", input: sent(protocol.OpPrepare, pc.args, nil), want: result.JSONOf(want), got: result.JSONOf(got), diff: d})
 	}
 }
 
@@ -351,7 +349,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 		for _, k := range []string{"sessionId", "label", "capturedThroughSeq"} {
 			a, _ := d.Get(k)
 			b, _ := src.Get(k)
-			if diffJSON(a, b) != "" {
+			if compare.ExplainValues(a, b) != nil {
 				e.failf(t, protocol.OpPrepare, pc.args, resp, mustLine(b), "snapshot %d's %s is %s, its source record says %s", i, k, mustLine(a), mustLine(b))
 			}
 		}
@@ -371,7 +369,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 		}
 		cwd, _ := d.Get("cwd")
 		seq, _ := d.Get("capturedThroughSeq")
-		if diffJSON(wantCWD, cwd) != "" || diffJSON(wantSeq, seq) != "" {
+		if compare.ExplainValues(wantCWD, cwd) != nil || compare.ExplainValues(wantSeq, seq) != nil {
 			e.failf(t, protocol.OpPrepare, pc.args, resp, fmt.Sprintf("cwd %s, capturedThroughSeq %s", mustLine(wantCWD), mustLine(wantSeq)), "snapshot %d's cwd or capturedThroughSeq is not the session's", i)
 		}
 		cv, _ := d.Get("conversation")

@@ -139,7 +139,7 @@ func TestPropertiesCatchFaults(t *testing.T) {
 				t.Fatalf("%d cases", len(cases))
 			}
 			cs := cases[0]
-			if cs.Status != result.Fail || cs.Input == "" || cs.Seed != 11 || !strings.Contains(cs.Message, "--seed 11") {
+			if cs.Status != result.Fail || cs.Input.IsZero() || cs.Seed != 11 || !strings.Contains(cs.Message, "--seed 11") {
 				t.Errorf("%s: %s %q input %q seed %d", cs.Name, cs.Status, cs.Message, cs.Input, cs.Seed)
 			}
 		})
@@ -274,7 +274,7 @@ func TestFailingInputIsShrunk(t *testing.T) {
 		if len(cases) != 1 || cases[0].Status != result.Fail {
 			t.Fatalf("seed %d: %+v", seed, cases)
 		}
-		req, err := protocol.ParseRequest(cases[0].Input)
+		req, err := protocol.ParseRequest(cases[0].Input.String())
 		if err != nil {
 			t.Fatalf("seed %d: input %q: %v", seed, cases[0].Input, err)
 		}

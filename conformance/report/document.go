@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
@@ -116,9 +117,9 @@ type DocCase struct {
 	Got       json.RawMessage `json:"got,omitempty"`
 	GotText   string          `json:"gotText,omitempty"`
 	// Diff is how Want and Got differ, for a failure that has both.
-	Diff       *Difference `json:"diff,omitempty"`
-	Seed       uint64      `json:"seed,omitempty"`
-	DurationNs int64       `json:"durationNs"`
+	Diff       *compare.Difference `json:"diff,omitempty"`
+	Seed       uint64              `json:"seed,omitempty"`
+	DurationNs int64               `json:"durationNs"`
 }
 
 // Document converts the report to its JSON form; each check's definition (file, line,
@@ -168,77 +169,18 @@ func docCase(cs result.Case) DocCase {
 	if s := cs.Source; s.File != "" {
 		dc.File, dc.Line, dc.Steps = s.File, s.Line, s.Steps
 	}
-	// Each text is parsed once: the report of a run holds a thousand cases or more.
-	got, gotErr := parseJSON(cs.Got)
-	if gotErr != nil {
-		got = nil
-	}
-	dc.Input, dc.InputText = nested(cs.Input, got)
-	dc.Want, dc.WantText = nested(cs.Want, got)
-	dc.Got, dc.GotText = nestedParsed(cs.Got, got, gotErr)
+	dc.Input, dc.InputText = nested(cs.Input)
+	dc.Want, dc.WantText = nested(cs.Want)
+	dc.Got, dc.GotText = nested(cs.Got)
 	if cs.Status == result.Fail || cs.Status == result.Error || cs.Status == result.FixtureBug {
-		if diff, ok := Diff(cs.Want, cs.Got); ok {
-			dc.Diff = &diff
-		}
+		dc.Diff = cs.Diff
 	}
 	return dc
 }
 
-// nested nests a request or an expected answer as a JSON value when it is one, and keeps it
-// as text otherwise; with the id of got, the answer, in place of its own (shownInput).
-func nested(s string, got *jv) (json.RawMessage, string) {
-	if s == "" {
-		return nil, ""
-	}
-	v, err := parseJSON(s)
-	if err == nil {
-		s = showID(s, v, got)
-	}
-	return nestedParsed(s, v, err)
-}
-
-// nestedParsed is nested for s already parsed (v, or the error).
-func nestedParsed(s string, v *jv, err error) (json.RawMessage, string) {
-	if s == "" {
-		return nil, ""
-	}
-	if err != nil || !utf8Clean(s) {
-		return nil, strings.ToValidUTF8(s, "\uFFFD")
-	}
-	return json.RawMessage(compactString(v)), ""
-}
-
-// utf8Clean reports whether s can be nested byte for byte (encoding/json would rewrite
-// invalid UTF-8 inside a RawMessage's strings).
-func utf8Clean(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
-
-// shownInput is a request (or an expected answer) with the id that was sent. Some checks
-// record requests before the client numbers them, so their id reads 0; the client checks
-// that every answer echoes the id it sent, so the answer's id is the one the request carried.
-func shownInput(input, got string) string {
-	in, err := parseJSON(input)
-	if err != nil {
-		return input
-	}
-	g, err := parseJSON(got)
-	if err != nil {
-		return input
-	}
-	return showID(input, in, g)
-}
-
-// showID is shownInput of input, parsed as in (which it changes), for the parsed answer got.
-func showID(input string, in, got *jv) string {
-	if in.kind != 'o' || in.get(`"id"`) == nil {
-		return input
-	}
-	id := got.get(`"id"`)
-	if id == nil || id.kind != 'n' {
-		return input
-	}
-	i, _ := in.find(`"id"`)
-	in.vals[i] = id
-	return compactString(in)
+// nested is a value as the JSON report nests it: its JSON, or its text, made valid UTF-8.
+func nested(v result.Value) (json.RawMessage, string) {
+	return v.JSON, strings.ToValidUTF8(v.Text, "\uFFFD")
 }
 
 // WriteJSON writes the report as its JSON Document, indented.

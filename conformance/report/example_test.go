@@ -7,29 +7,6 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
 
-// How the reports say that two answers differ, in terms any port author reads: the first
-// difference by JSON path, and a line diff of both as canonical JSON. The id and an error's
-// message are not compared, as the kit does not compare them.
-func ExampleDiff() {
-	want := `{"id":0,"ok":true,"result":{"label":"a","sessionId":"s"}}`
-	got := `{"id":7,"ok":true,"result":{"sessionId":"s","label":"b"}}`
-	d, differ := report.Diff(want, got)
-	fmt.Println(differ)
-	fmt.Println(d.First)
-	fmt.Print(d.Lines)
-	// Output:
-	// true
-	// $.result.label: want "a", got "b"
-	//   {
-	//     "ok": true,
-	//     "result": {
-	// -     "label": "a",
-	// +     "label": "b",
-	//       "sessionId": "s"
-	//     }
-	//   }
-}
-
 // A port that answers only the URI ops: every covered check passed, so the run exits 0, but
 // its verdict is partial, says how much was covered, and takes neither ✅ nor green.
 func ExampleOutcome() {
@@ -84,10 +61,11 @@ func ExampleReport_Rerun() {
 func ExampleReport_Groups() {
 	rep := &report.Report{}
 	for i, id := range []string{"abc", "a", "ab"} {
-		rep.Cases = append(rep.Cases, result.Case{Part: "fixtures", Area: "uri", Name: fmt.Sprint("case-", i), Status: result.Fail,
-			Input: `{"id":1,"op":"uri.decode","args":{"uri":"` + id + `"}}`,
-			Want:  `{"id":1,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`,
-			Got:   `{"id":1,"ok":true,"result":"` + id + `"}`})
+		// exchange records the request and both answers, and compare.Explain's diff.
+		rep.Cases = append(rep.Cases, exchange(result.Case{Part: "fixtures", Area: "uri", Name: fmt.Sprint("case-", i), Status: result.Fail},
+			`{"id":1,"op":"uri.decode","args":{"uri":"`+id+`"}}`,
+			`{"id":1,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`,
+			`{"id":1,"ok":true,"result":"`+id+`"}`))
 	}
 	for _, g := range rep.Groups() {
 		fmt.Printf("%d checks, smallest %s: %s\n", len(g.Cases), g.Example.Name, g.Cause)

@@ -85,7 +85,7 @@ func junitMessageText(cs result.Case) string {
 		m += fmt.Sprintf(" (%s:%d)", src.File, src.Line)
 	}
 	m += ": " + cs.Message
-	if d, ok := Diff(cs.Want, cs.Got); ok {
+	if d := cs.Diff; d != nil {
 		m += "; first difference " + d.First
 	}
 	return clip(m, 1000)

@@ -75,7 +75,7 @@ func groupKey(cs result.Case) (key, cause string) {
 		}
 		return cs.Area + " " + opName.ReplaceAllString(m, ""), m
 	}
-	if d, ok := Diff(cs.Want, cs.Got); ok {
+	if d := cs.Diff; d != nil {
 		return cs.Area + " diff " + shape(d.First), d.First
 	}
 	return cs.Area + " msg " + shape(quotedValue.ReplaceAllString(cs.Message, "")), cs.Message
@@ -92,7 +92,7 @@ func causeOf(cs result.Case) string {
 		return givenUp
 	}
 	if cs.Status == result.Fail {
-		if d, ok := Diff(cs.Want, cs.Got); ok {
+		if d := cs.Diff; d != nil {
 			return d.First
 		}
 	}
@@ -113,8 +113,8 @@ func shape(s string) string {
 func smallest(cs []result.Case) result.Case {
 	best := cs[0]
 	for _, c := range cs[1:] {
-		a, b := len(c.Input), len(best.Input)
-		if a < b || a == b && len(c.Want)+len(c.Got) < len(best.Want)+len(best.Got) {
+		a, b := c.Input.Len(), best.Input.Len()
+		if a < b || a == b && c.Want.Len()+c.Got.Len() < best.Want.Len()+best.Got.Len() {
 			best = c
 		}
 	}

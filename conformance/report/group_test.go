@@ -15,19 +15,19 @@ func TestGroups(t *testing.T) {
 	r := &Report{Spec: "0.0.1-rc.1", Command: []string{"node", "my adapter.js"}}
 	for i := range 24 {
 		id := strings.Repeat("x", 24-i)
-		r.Cases = append(r.Cases, result.Case{
+		r.Cases = append(r.Cases, exchange(result.Case{
 			Part: "fixtures", Area: "uri", Name: fmt.Sprintf("uri-decode/c%d", i), Status: result.Fail,
-			Requirements: []string{"SR-URI-6"}, Message: "want error SESSION_REFERENCE_INVALID_REFERENCE, got a result",
-			Input: fmt.Sprintf(`{"id":%d,"op":"uri.decode","args":{"uri":"%s"}}`, i, id),
-			Want:  fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`, i),
-			Got:   fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s"}`, i, id),
-		})
+			Requirements: []string{"SR-URI-6"}, Message: "want error SESSION_REFERENCE_INVALID_REFERENCE, got a result"},
+			fmt.Sprintf(`{"id":%d,"op":"uri.decode","args":{"uri":"%s"}}`, i, id),
+			fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`, i),
+			fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s"}`, i, id),
+		))
 	}
 	r.Cases = append(r.Cases,
-		result.Case{Part: "fixtures", Area: "uri", Name: "uri-encode/a", Status: result.Fail, Message: "result differs",
-			Input: `{"id":1,"op":"uri.encode","args":{"sessionId":"a"}}`, Want: `{"id":1,"ok":true,"result":"dsh-session:ImEi"}`, Got: `{"id":1,"ok":true,"result":"dsh-session:ImEiA"}`},
-		result.Case{Part: "fixtures", Area: "uri", Name: "uri-encode/b", Status: result.Fail, Message: "result differs",
-			Input: `{"id":2,"op":"uri.encode","args":{"sessionId":"bb"}}`, Want: `{"id":2,"ok":true,"result":"dsh-session:ImJiIg"}`, Got: `{"id":2,"ok":true,"result":"dsh-session:ImJiIgA"}`},
+		exchange(result.Case{Part: "fixtures", Area: "uri", Name: "uri-encode/a", Status: result.Fail, Message: "result differs"},
+			`{"id":1,"op":"uri.encode","args":{"sessionId":"a"}}`, `{"id":1,"ok":true,"result":"dsh-session:ImEi"}`, `{"id":1,"ok":true,"result":"dsh-session:ImEiA"}`),
+		exchange(result.Case{Part: "fixtures", Area: "uri", Name: "uri-encode/b", Status: result.Fail, Message: "result differs"},
+			`{"id":2,"op":"uri.encode","args":{"sessionId":"bb"}}`, `{"id":2,"ok":true,"result":"dsh-session:ImJiIg"}`, `{"id":2,"ok":true,"result":"dsh-session:ImJiIgA"}`),
 		result.Case{Part: "features", Area: "prepare", Name: "s1", Status: result.Error, Message: "adapter prepare: not sent: 2 calls timed out"},
 		result.Case{Part: "features", Area: "config", Name: "s2", Status: result.Error, Message: "adapter config: not sent: 2 calls timed out"},
 		result.Case{Part: "fixtures", Area: "uri", Name: "s3", Status: result.Error, Message: "not run: adapter unusable: 2 calls timed out"},

@@ -18,13 +18,13 @@ func oneMissingCheck() *Report {
 		Hello: &adapter.Hello{Name: evil, Version: "1", Protocol: 1, Spec: "0.0.1-rc.1"}}
 	for i := range 24 {
 		id := strings.Repeat("x", 24-i)
-		r.Cases = append(r.Cases, result.Case{
+		r.Cases = append(r.Cases, exchange(result.Case{
 			Part: "fixtures", Area: "uri", Name: fmt.Sprintf("uri-decode/c%d %s", i, evil), Status: result.Fail,
-			Requirements: []string{"SR-URI-6"}, Message: "want error SESSION_REFERENCE_INVALID_REFERENCE, got a result",
-			Input: fmt.Sprintf(`{"id":%d,"op":"uri.decode","args":{"uri":"%s"}}`, i, id),
-			Want:  fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`, i),
-			Got:   fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s %s"}`, i, id, strings.ReplaceAll(evil, "\n", `\n`)),
-		})
+			Requirements: []string{"SR-URI-6"}, Message: "want error SESSION_REFERENCE_INVALID_REFERENCE, got a result"},
+			fmt.Sprintf(`{"id":%d,"op":"uri.decode","args":{"uri":"%s"}}`, i, id),
+			fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"SESSION_REFERENCE_INVALID_REFERENCE","message":""}}`, i),
+			fmt.Sprintf(`{"id":%d,"ok":true,"result":"%s %s"}`, i, id, strings.ReplaceAll(evil, "\n", `\n`)),
+		))
 	}
 	for i := range 300 {
 		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Area: "uri", Name: fmt.Sprintf("uri-decode/ok%d", i), Status: result.Pass})
@@ -148,8 +148,8 @@ func TestMarkdownGivenUpGroup(t *testing.T) {
 func TestMarkdownBoundsGroups(t *testing.T) {
 	r := &Report{Spec: "0.0.1-rc.1"}
 	for i := range 25 {
-		r.Cases = append(r.Cases, result.Case{Part: "fixtures", Area: fmt.Sprintf("a%d", i), Name: fmt.Sprintf("c%d", i), Status: result.Fail, Message: "result differs",
-			Want: `{"id":1,"ok":true,"result":"a"}`, Got: `{"id":1,"ok":true,"result":"b"}`})
+		r.Cases = append(r.Cases, exchange(result.Case{Part: "fixtures", Area: fmt.Sprintf("a%d", i), Name: fmt.Sprintf("c%d", i), Status: result.Fail, Message: "result differs"},
+			"", `{"id":1,"ok":true,"result":"a"}`, `{"id":1,"ok":true,"result":"b"}`))
 	}
 	r.Finish()
 	if n := len(r.Groups()); n != 25 {

@@ -10,15 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 func sample(statuses ...result.Status) *report.Report {
 	r := &report.Report{Kit: "0.1.0", Spec: "0.0.1-rc.1", Adapter: "x"}
 	for i, s := range statuses {
 		r.Cases = append(r.Cases, result.Case{Part: "properties", Area: "uri", Name: string(s) + string(rune('a'+i)), Status: s,
-			Message: "m\x00\xff<&>", Input: `{"id":1}`, Want: `"a"`, Got: `"b"`, Diff: "-a\n+b"})
+			Message: "m\x00\xff<&>", Input: result.JSONOf(wire.NewObject().Set("id", 1.0)), Want: result.JSONOf("a"), Got: result.JSONOf("b"), Diff: compare.ExplainValues("a", "b")})
 	}
 	r.Parts = []report.Part{{Name: "properties", Counts: report.CountCases(r.Cases)}}
 	r.Finish()

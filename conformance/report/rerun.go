@@ -66,9 +66,3 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
-// SameID returns text, a request or an answer as JSON, with the id of got, the answer it is
-// shown beside: the id a check sent is the kit's numbering, and a want made for another
-// request (the oracle's, a fixture's) would otherwise differ from got where nothing differs.
-// Text that is not a JSON object with an id is returned as it is.
-func SameID(text, got string) string { return shownInput(text, got) }

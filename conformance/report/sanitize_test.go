@@ -47,12 +47,12 @@ func TestTextShowsInvisiblesInFields(t *testing.T) {
 	invisible := []string{"\u2028", "\u200b", "\u00a0", "\x1b", "\ufeff", "\u202e", "\u3000"}
 	for _, c := range invisible {
 		r := &Report{Spec: "0.0.1-rc.1", Command: []string{"node", "adapter.js"}}
-		r.Cases = []result.Case{{
-			Part: "fixtures", Area: "uri", Name: "uri-encode/x", Status: result.Fail, Message: "result differs",
-			Input: `{"id":1,"op":"uri.encode","args":{"sessionId":"a` + c + `b"}}`,
-			Want:  `{"id":1,"ok":true,"result":"x` + c + `y"}`,
-			Got:   `{"id":1,"ok":true,"result":"x y` + c + `"}`,
-		}}
+		r.Cases = []result.Case{exchange(result.Case{
+			Part: "fixtures", Area: "uri", Name: "uri-encode/x", Status: result.Fail, Message: "result differs"},
+			`{"id":1,"op":"uri.encode","args":{"sessionId":"a`+c+`b"}}`,
+			`{"id":1,"ok":true,"result":"x`+c+`y"}`,
+			`{"id":1,"ok":true,"result":"x y`+c+`"}`,
+		)}
 		r.Finish()
 		for _, verbose := range []bool{false, true} {
 			var b strings.Builder

@@ -225,17 +225,17 @@ func writeCase(b *strings.Builder, cs result.Case, rerun string) {
 	if src := cs.Source; src.File != "" {
 		field("at", src.File+":"+strconv.Itoa(src.Line))
 	}
-	field("input", shownInput(cs.Input, cs.Got))
-	field("want", shownInput(cs.Want, cs.Got))
-	field("got", cs.Got)
+	field("input", cs.Input.String())
+	field("want", cs.Want.String())
+	field("got", cs.Got.String())
 	writeDiff(b, cs, "  ")
 }
 
-// writeDiff writes the language-neutral diff of a case's want and got (see Diff), each line
-// indented: the first difference, then the line diff of their canonical JSON.
+// writeDiff writes the language-neutral diff of a case's want and got (compare.Difference),
+// each line indented: the first difference, then the line diff of their canonical JSON.
 func writeDiff(b *strings.Builder, cs result.Case, indent string) {
-	d, ok := Diff(cs.Want, cs.Got)
-	if !ok {
+	d := cs.Diff
+	if d == nil {
 		return
 	}
 	fmt.Fprintf(b, "%sfirst difference: %s\n", indent, Terminal(d.First))

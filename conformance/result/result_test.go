@@ -1,9 +1,13 @@
 package result_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -35,10 +39,25 @@ func TestClip(t *testing.T) {
 
 func TestClippedBoundsEveryField(t *testing.T) {
 	big := strings.Repeat("z", 1<<20)
-	c := result.Case{Input: big, Want: big, Got: big, Diff: big, Message: big}.Clipped()
-	for name, v := range map[string]string{"input": c.Input, "want": c.Want, "got": c.Got, "diff": c.Diff, "message": c.Message} {
+	js := result.JSONOf(big)
+	d := &compare.Difference{Want: big, Got: big, Lines: big, First: big}
+	c := result.Case{Input: js, Want: js, Got: result.Value{Text: big}, Diff: d, Message: big}.Clipped()
+	if len(c.Input.JSON)+len(c.Want.JSON)+len(c.Got.JSON) > 0 {
+		t.Error("a clipped JSON text is still kept as JSON")
+	}
+	for name, v := range map[string]string{"input": c.Input.Text, "want": c.Want.Text, "got": c.Got.Text, "message": c.Message,
+		"diff.want": c.Diff.Want, "diff.got": c.Diff.Got, "diff.lines": c.Diff.Lines, "diff.first": c.Diff.First} {
 		if len(v) > result.MaxDiff+32 || !strings.HasSuffix(v, " dropped") {
 			t.Errorf("%s: %d bytes, ends %q", name, len(v), v[len(v)-20:])
 		}
+	}
+}
+
+// A Value is written as the JSON value it holds, or as its text in a JSON string.
+func TestValueMarshalsAsItsJSON(t *testing.T) {
+	c := result.Case{Input: result.JSONOf(wire.NewObject().Set("id", 3.0)), Got: result.Value{Text: "not json"}}
+	b, err := json.Marshal(struct{ Input, Want, Got result.Value }{c.Input, c.Want, c.Got})
+	if err != nil || string(b) != `{"Input":{"id":3},"Want":"","Got":"not json"}` {
+		t.Errorf("%s, %v", b, err)
 	}
 }

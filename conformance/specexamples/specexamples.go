@@ -279,7 +279,7 @@ func parseWant(v any) (cases.Want, error) {
 // "" when they agree, else what differs.
 func (e Example) Check(got protocol.Response) string {
 	if !e.Subset || !got.OK {
-		return e.Want.Diff(got)
+		return e.Want.Explain(got).String()
 	}
 	var b strings.Builder
 	matchSubset(&b, "result", compare.Plain(e.Want.Result), compare.Plain(got.Result))

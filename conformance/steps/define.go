@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -9,11 +8,11 @@ import (
 	"sync"
 
 	"github.com/cucumber/godog"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
@@ -445,38 +444,17 @@ func (st *state) resultIs(want any) error {
 }
 
 func same(what string, want, got protocol.Response) error {
-	if d := compare.Diff(want, got); d != "" {
-		return &diffError{what: what, diff: d, want: lineOf(want), got: lineOf(got)}
+	if d := compare.Explain(want, got); d != nil {
+		return &diffError{what: what, diff: d, want: result.Answer(want, &got), got: result.Answer(got, nil)}
 	}
 	return nil
 }
 
 func diff(what string, want, got any) error {
-	if d := cmp.Diff(compare.Plain(want), compare.Plain(got)); d != "" {
-		return &diffError{what: what, diff: d, want: valueJSON(want), got: valueJSON(got)}
+	if d := compare.ExplainValues(want, got); d != nil {
+		return &diffError{what: what, diff: d, want: result.JSONOf(compare.Unplain(want)), got: result.JSONOf(compare.Unplain(got))}
 	}
 	return nil
-}
-
-// lineOf is a response's protocol line, for the reports' language-neutral diff.
-func lineOf(r protocol.Response) string {
-	b, err := r.Line()
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
-
-// valueJSON is a compared value as JSON text, for the reports' language-neutral diff; "" for
-// a value JSON cannot carry.
-func valueJSON(v any) string {
-	if b, err := wire.Marshal(v); err == nil {
-		return string(b)
-	}
-	if b, err := json.Marshal(compare.Plain(v)); err == nil {
-		return string(b)
-	}
-	return ""
 }
 
 // steps defines steps on a scenario, with their expressions compiled once per process, and

@@ -134,7 +134,7 @@ func TestSelectedRunIsPartOfTheWhole(t *testing.T) {
 				continue
 			}
 			// The request ids are the transport's, numbered in the order sent.
-			if d := cmp.Diff(w, rc, cmpopts.IgnoreFields(result.Case{}, "Duration"), cmp.Transformer("id", func(s string) string { return leadingID.ReplaceAllString(s, `{"id":N,`) })); d != "" {
+			if d := cmp.Diff(w, rc, cmpopts.IgnoreFields(result.Case{}, "Duration"), cmp.Transformer("id", func(v result.Value) string { return leadingID.ReplaceAllString(v.String(), `{"id":N,`) })); d != "" {
 				t.Errorf("%+v: %s differs from the whole run's (-whole +selected):\n%s", sel, key(rc), d)
 			}
 		}

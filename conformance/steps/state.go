@@ -46,8 +46,8 @@ type state struct {
 	done       bool
 	notCovered string
 	transport  error
-	lastInput  string
-	lastGot    string
+	lastInput  result.Value
+	lastGot    result.Value
 }
 
 type session struct {
@@ -164,18 +164,14 @@ func (st *state) call(op string, args *wire.Object) (protocol.Response, error) {
 		return protocol.Response{}, godog.ErrSkip
 	}
 	req := protocol.Request{Op: op, Args: args}
-	st.lastInput = result.Clip(string(req.Line()), result.MaxField)
+	st.lastInput = result.Request(req, nil)
 	resp, err := st.c.Do(st.ctx, op, args)
 	if err != nil {
 		st.transport = err
 		return resp, err
 	}
 	// The client numbered the request; the answer echoes that id (the client checks it).
-	req.ID = resp.ID
-	st.lastInput = string(req.Line())
-	if line, err := resp.Shown(); err == nil {
-		st.lastGot = result.Clip(string(line), result.MaxField)
-	}
+	st.lastInput, st.lastGot = result.Request(req, &resp), result.Answer(resp, nil)
 	if adapter.Unsupported(resp) {
 		st.notCovered = adapter.UnsupportedReason(op, resp)
 		return resp, godog.ErrSkip

@@ -24,6 +24,7 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/suite"
@@ -257,10 +258,8 @@ func (st *state) finish(s *godog.Scenario, err error) (result.Case, bool) {
 		var de *diffError
 		if errors.As(err, &de) {
 			rc.Diff = de.diff
-			rc.Message = de.what + " differs" // the reports show their own diff
-			if de.want != "" && de.got != "" {
-				rc.Want, rc.Got = de.want, de.got
-			}
+			rc.Message = de.what + " differs" // the reports show the diff
+			rc.Want, rc.Got = de.want, de.got
 		}
 	default:
 		rc.Status = result.Pass
@@ -275,12 +274,11 @@ func firstLine(s string) string {
 	return s
 }
 
-// diffError is a failed expectation with a go-cmp diff, (-want +got), for Go tests, and
-// both sides as JSON text, from which the reports make their language-neutral diff.
+// diffError is a failed expectation: both sides and how they differ (compare.Explain).
 type diffError struct {
 	what      string
-	diff      string
-	want, got string
+	diff      *compare.Difference
+	want, got result.Value
 }
 
 func (e *diffError) Error() string { return fmt.Sprintf("%s (-want +got):\n%s", e.what, e.diff) }

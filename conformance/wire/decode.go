@@ -41,6 +41,11 @@ func ParseKeeping(text string, path ...string) (any, error) {
 	return parse(parser{text: text, keep: path})
 }
 
+// ParseExact reads text as Parse does, but returns every number as the Number it is written
+// as ("1.0", "1e400"), digit for digit, for showing an answer as it was sent; Plain gives
+// the doubles Parse would have read.
+func ParseExact(text string) (any, error) { return parse(parser{text: text, exact: true}) }
+
 func parse(p parser) (any, error) {
 	p.skipSpace()
 	v, err := p.value(0)
@@ -55,8 +60,9 @@ func parse(p parser) (any, error) {
 }
 
 type parser struct {
-	text string
-	pos  int
+	text  string
+	pos   int
+	exact bool // numbers as Number (ParseExact)
 	// Members and elements of the objects and arrays being read, stacked: each is built at
 	// its close at its exact size, not grown by appends (a world is millions of them).
 	keys  []string
@@ -286,6 +292,9 @@ func (p *parser) number() (any, error) {
 	}
 	if p.discard { // the grammar is checked; ParseFloat fails on nothing it accepts
 		return nil, nil
+	}
+	if p.exact {
+		return Number(p.text[start:p.pos]), nil // the grammar above is JSON's: a valid number
 	}
 	f, err := strconv.ParseFloat(p.text[start:p.pos], 64)
 	if ne, ok := err.(*strconv.NumError); ok && ne.Err != strconv.ErrRange {

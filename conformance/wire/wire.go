@@ -179,7 +179,7 @@ func indexKey(k string) (uint64, bool) {
 
 // Number is a JSON number kept as the text it is written with ("2.0", "1e1", "-0"), so the
 // kit can send a number in a form JSON.stringify never writes. Marshal writes it verbatim;
-// Parse never returns one.
+// Parse never returns one; ParseExact returns every number as one.
 type Number string
 
 // Float64 returns the double JSON.parse reads from n, or an error when n is not a JSON number.

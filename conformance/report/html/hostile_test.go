@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
 )
@@ -50,7 +51,7 @@ func hostileDoc(d *report.Document) *report.Document {
 		cs.Message, cs.Diagnosis, cs.TrapHints = h(i+4), h(i+5), []string{h(i)}
 		cs.InputText, cs.Input = h(i+1), nil
 		if cs.Diff != nil {
-			cs.Diff = &report.Difference{Want: h(i + 2), Got: h(i + 3), First: h(i + 4), Lines: "- " + h(i+5) + "\n+ " + h(i) + "\n"}
+			cs.Diff = &compare.Difference{Want: h(i + 2), Got: h(i + 3), First: h(i + 4), Lines: "- " + h(i+5) + "\n+ " + h(i) + "\n"}
 		}
 	}
 	return c

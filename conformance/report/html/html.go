@@ -21,9 +21,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/trace"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
 
@@ -878,8 +880,9 @@ func value(raw json.RawMessage, text string, pretty bool) string {
 		return text
 	}
 	if pretty {
-		if s, ok := report.Canonical(string(raw)); ok {
-			return s
+		// Decoded once, numbers as written (a report read from a file is shown as it was).
+		if v, err := wire.ParseExact(string(raw)); err == nil {
+			return compare.Canonical(v)
 		}
 	}
 	return compactJSON(raw)

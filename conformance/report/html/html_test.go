@@ -13,6 +13,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/report/html"
@@ -80,7 +81,7 @@ func broken(d *report.Document, nth int) *report.Document {
 		cs.Status, cs.Message = result.Fail, "result differs <script>alert(1)</script>"
 		long := `"` + strings.Repeat("x", 5000) + `"`
 		cs.Want, cs.Got = []byte(long), []byte(`{"ok":true,"result":`+long+`}`)
-		cs.Diff = &report.Difference{Want: long, Got: long, Lines: "- " + long + "\n+ " + long + "\n", First: "$: want x, got y"}
+		cs.Diff = &compare.Difference{Want: long, Got: long, Lines: "- " + long + "\n+ " + long + "\n", First: "$: want x, got y"}
 	}
 	c.Totals = report.Counts{}
 	for _, cs := range c.Cases {
