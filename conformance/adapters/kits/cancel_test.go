@@ -94,9 +94,9 @@ func TestCancelFixturesRepeated(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s: %v\n%s", f.FullName(fc), err, p.Stderr())
 						}
-						if d := fc.Want.Diff(resp); d != "" {
+						if d := fc.Want.Explain(resp); d != nil {
 							if wrong == 0 {
-								first = d
+								first = d.String()
 							}
 							wrong++
 						}
