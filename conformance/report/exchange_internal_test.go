@@ -1,28 +1,11 @@
 package report
 
 import (
-	"github.com/sessionref-kit/sessionref-kit/conformance/compare"
-	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
-	"github.com/sessionref-kit/sessionref-kit/conformance/result"
-	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+	"github.com/sessionref-kit/sessionref-kit/conformance/report/internal/reporttest"
 )
 
-// exchange returns c with the request and answers of a check made from their lines, and the
-// diff of the answers as compare explains it (when both are responses).
-func exchange(c result.Case, input, want, got string) result.Case {
-	c.Input, c.Want, c.Got = value(input), value(want), value(got)
-	w, errW := protocol.ParseResponse(want)
-	g, errG := protocol.ParseResponse(got)
-	if errW == nil && errG == nil {
-		c.Diff = compare.Explain(w, g)
-	}
-	return c
-}
-
-// value is a line as a case keeps it: JSON, or text when it is not JSON.
-func value(s string) result.Value {
-	if _, err := wire.Parse(s); err == nil {
-		return result.Line([]byte(s))
-	}
-	return result.Value{Text: s}
-}
+// exchange and value: reporttest's builders, by their short names in these tests.
+var (
+	exchange = reporttest.Exchange
+	value    = reporttest.Value
+)
