@@ -66,7 +66,10 @@ public final class ExamplePort implements Port, Port.Host {
         Object parsed;
         try {
             parsed = Js.parse(text);
-        } catch (Js.SyntaxError e) {
+        } catch (Js.SyntaxError | StackOverflowError e) {
+            // A payload nested past the parser's stack (mention.parse runs on the JVM's default
+            // 1 MiB stack) is JSON, but not one string: invalid all the same
+            // (TRAP-JSON-PARSER-LIMITS).
             throw invalidUri(uri);
         }
         if (!(parsed instanceof String id) || !encodeUri(id).equals(uri)) throw invalidUri(uri);
