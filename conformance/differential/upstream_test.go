@@ -2,6 +2,7 @@ package differential_test
 
 import (
 	"context"
+	"github.com/sessionref-kit/sessionref-kit/internal/adaptertest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,15 +95,7 @@ type upstreamRun struct {
 
 func connect(t *testing.T, argv []string) *adapter.Client {
 	t.Helper()
-	p, err := adapter.StartProcess(argv, "", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	c, err := adapter.Connect(context.Background(), p)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, p.Stderr())
-	}
+	c, _ := adaptertest.Connect(t, argv, "", 0)
 	return c
 }
 

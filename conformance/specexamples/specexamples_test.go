@@ -2,6 +2,7 @@ package specexamples_test
 
 import (
 	"context"
+	"github.com/sessionref-kit/sessionref-kit/internal/adaptertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,15 +68,7 @@ func TestUpstream(t *testing.T) {
 				}
 				t.Skip(msg)
 			}
-			p, err := adapter.StartProcess([]string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { p.Close() })
-			c, err := adapter.Connect(context.Background(), p)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, p.Stderr())
-			}
+			c, _ := adaptertest.Connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
 			// The 0.0.1-rc.1 package has no host wiring (spec: "Not covered by the original").
 			run(t, c, ex, profile, func(e specexamples.Example) bool {
 				return profile == cases.Profile001 && e.Op == protocol.OpHostSend

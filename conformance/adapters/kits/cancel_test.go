@@ -6,13 +6,13 @@ package kits
 import (
 	"context"
 	"flag"
+	"github.com/sessionref-kit/sessionref-kit/internal/adaptertest"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
@@ -76,15 +76,7 @@ func TestCancelFixturesRepeated(t *testing.T) {
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Fatalf("building the %s example: %v\n%s", kit, err, out)
 			}
-			p, err := adapter.StartProcess([]string{script}, "", 20*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { p.Close() })
-			c, err := adapter.Connect(context.Background(), p)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, p.Stderr())
-			}
+			c, p := adaptertest.Connect(t, []string{script}, "", 20*time.Second)
 			total, wrongAll := 0, 0
 			for _, f := range picked {
 				for _, fc := range f.Cases {

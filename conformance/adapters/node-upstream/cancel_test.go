@@ -3,12 +3,12 @@ package nodeupstream
 import (
 	"context"
 	"flag"
+	"github.com/sessionref-kit/sessionref-kit/internal/adaptertest"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -58,15 +58,7 @@ func TestCancelModesAreExact(t *testing.T) {
 				}
 				t.Skip(msg)
 			}
-			p, err := adapter.StartProcess([]string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { p.Close() })
-			c, err := adapter.Connect(context.Background(), p)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, p.Stderr())
-			}
+			c, p := adaptertest.Connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
 			for _, tc := range []struct {
 				mode string
 				refs []string
