@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/canceltest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
@@ -27,13 +28,7 @@ func TestHeldCallAlwaysCancelsAPort(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent := wire.NewObject().Set("id", "me").Set("cwd", "/w")
-	refs := func(ids ...string) any {
-		out := make([]any, len(ids))
-		for i, id := range ids {
-			out[i] = wire.NewObject().Set("sessionId", id)
-		}
-		return out
-	}
+	refs := canceltest.Refs
 	b, _, err := newBridge(refport.Port{}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -130,43 +125,25 @@ func TestHeldCallPendsWhileThePortIsBusy(t *testing.T) {
 // failing read (nothing aborts after it) and is cancelled when the other reads succeed.
 func TestRacingCancelCasesAreExactForAPort(t *testing.T) {
 	t.Parallel()
-	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
+	world, err := wire.Parse(canceltest.World)
 	if err != nil {
 		t.Fatal(err)
-	}
-	refs := func(ids ...string) any {
-		out := make([]any, len(ids))
-		for i, id := range ids {
-			out[i] = wire.NewObject().Set("sessionId", id)
-		}
-		return out
 	}
 	b, _, err := newBridge(refport.Port{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const repeats = 200
-	for _, tc := range []struct {
-		mode string
-		refs []string
-		want string
-	}{
-		{protocol.CancelAtCall, []string{"a", "b"}, contract.Cancelled},
-		{protocol.CancelAtCall, []string{"a", "c", "b"}, contract.Cancelled},
-		{protocol.CancelDuringRead, []string{"a", "b"}, contract.ReadFailed},
-		{protocol.CancelDuringRead, []string{"a", "c", "b"}, contract.ReadFailed},
-		{protocol.CancelDuringRead, []string{"b", "a"}, contract.Cancelled},
-	} {
-		t.Run(fmt.Sprintf("%s/%v", tc.mode, tc.refs), func(t *testing.T) {
+	for _, tc := range canceltest.Racing {
+		t.Run(fmt.Sprintf("%s/%v", tc.Mode, tc.Refs), func(t *testing.T) {
 			t.Parallel()
-			req := protocol.Request{Op: protocol.OpPrepare, Args: wire.NewObject().Set("world", world).Set("agent", wire.NewObject().Set("id", "me")).
-				Set("content", "x").Set("references", refs(tc.refs...)).Set("cancel", tc.mode)}
+			req := protocol.Request{Op: protocol.OpPrepare, Args: tc.Args(world)}
 			wrong := 0
 			for i := range repeats {
 				req.ID = int64(i)
-				if resp := b.Handle(context.Background(), req); resp.Err == nil || resp.Err.Code != tc.want {
+				if resp := b.Handle(context.Background(), req); resp.Err == nil || resp.Err.Code != tc.Want {
 					if wrong == 0 {
-						t.Errorf("run %d: %+v, want %s", i, resp.Err, tc.want)
+						t.Errorf("run %d: %+v, want %s", i, resp.Err, tc.Want)
 					}
 					wrong++
 				}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/canceltest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
@@ -21,46 +21,21 @@ const racingRepeats = 500
 // scheduler free to interleave them.
 func TestRacingCancelCasesAreExact(t *testing.T) {
 	t.Parallel()
-	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
+	world, err := wire.Parse(canceltest.World)
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := wire.NewObject().Set("id", "me")
-	refs := func(ids ...string) any {
-		out := make([]any, len(ids))
-		for i, id := range ids {
-			out[i] = wire.NewObject().Set("sessionId", id)
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		mode string
-		refs []string
-		want string
-	}{
-		// at-call: the first read aborts as it is made, before any outcome: cancelled, even
-		// when a later read fails.
-		{protocol.CancelAtCall, []string{"a", "b"}, contract.Cancelled},
-		{protocol.CancelAtCall, []string{"a", "c", "b"}, contract.Cancelled},
-		{protocol.CancelAtCall, []string{"b", "a"}, contract.Cancelled},
-		// during-read: the abort comes only once every other read has succeeded; a failing
-		// other read decides first.
-		{protocol.CancelDuringRead, []string{"a", "b"}, contract.ReadFailed},
-		{protocol.CancelDuringRead, []string{"a", "c", "b"}, contract.ReadFailed},
-		{protocol.CancelDuringRead, []string{"b", "a"}, contract.Cancelled},
-		{protocol.CancelDuringRead, []string{"a", "c"}, contract.Cancelled},
-	} {
-		t.Run(fmt.Sprintf("%s/%v", tc.mode, tc.refs), func(t *testing.T) {
+	for _, tc := range canceltest.Racing {
+		t.Run(fmt.Sprintf("%s/%v", tc.Mode, tc.Refs), func(t *testing.T) {
 			t.Parallel()
 			var r Reference
-			req := protocol.Request{Op: protocol.OpPrepare, Args: wire.NewObject().Set("world", world).Set("agent", agent).
-				Set("content", "x").Set("references", refs(tc.refs...)).Set("cancel", tc.mode)}
+			req := protocol.Request{Op: protocol.OpPrepare, Args: tc.Args(world)}
 			wrong := 0
 			var first string
 			for i := range racingRepeats {
 				req.ID = int64(i)
 				resp := r.Handle(context.Background(), req)
-				if resp.Err == nil || resp.Err.Code != tc.want {
+				if resp.Err == nil || resp.Err.Code != tc.Want {
 					if wrong == 0 {
 						first = fmt.Sprintf("%+v", resp.Err)
 					}
@@ -68,7 +43,7 @@ func TestRacingCancelCasesAreExact(t *testing.T) {
 				}
 			}
 			if wrong > 0 {
-				t.Errorf("%d of %d runs did not answer %s (first: %s)", wrong, racingRepeats, tc.want, first)
+				t.Errorf("%d of %d runs did not answer %s (first: %s)", wrong, racingRepeats, tc.Want, first)
 			}
 		})
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionref-kit/sessionref-kit/conformance/contract"
+	"github.com/sessionref-kit/sessionref-kit/conformance/internal/canceltest"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
@@ -33,16 +33,9 @@ func TestCancelModesAreExact(t *testing.T) {
 	if *cancelRepeats > 0 {
 		repeats = *cancelRepeats
 	}
-	world, err := wire.Parse(`{"sessions":[{"header":{"id":"a","createdAt":1}},{"header":{"id":"b","createdAt":2},"readError":"gone"},{"header":{"id":"c","createdAt":3}}]}`)
+	world, err := wire.Parse(canceltest.World)
 	if err != nil {
 		t.Fatal(err)
-	}
-	refs := func(ids ...string) any {
-		out := make([]any, len(ids))
-		for i, id := range ids {
-			out[i] = wire.NewObject().Set("sessionId", id)
-		}
-		return out
 	}
 	dir, _ := filepath.Abs(".")
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
@@ -59,31 +52,20 @@ func TestCancelModesAreExact(t *testing.T) {
 				t.Skip(msg)
 			}
 			c, p := adaptertest.Connect(t, []string{"node", filepath.Join(dir, "adapter.js"), "--profile", profile}, "", 20*time.Second)
-			for _, tc := range []struct {
-				mode string
-				refs []string
-				want string
-			}{
-				{protocol.CancelAtCall, []string{"a", "b"}, contract.Cancelled},
-				{protocol.CancelAtCall, []string{"a", "c", "b"}, contract.Cancelled},
-				{protocol.CancelDuringRead, []string{"a", "b"}, contract.ReadFailed},
-				{protocol.CancelDuringRead, []string{"a", "c", "b"}, contract.ReadFailed},
-				{protocol.CancelDuringRead, []string{"b", "a", "c"}, contract.Cancelled},
-			} {
-				args := wire.NewObject().Set("world", world).Set("agent", wire.NewObject().Set("id", "me")).
-					Set("content", "x").Set("references", refs(tc.refs...)).Set("cancel", tc.mode)
+			for _, tc := range canceltest.Racing {
+				args := tc.Args(world)
 				wrong := 0
 				for range repeats {
 					resp, err := c.Do(context.Background(), protocol.OpPrepare, args)
 					if err != nil {
 						t.Fatalf("%v\n%s", err, p.Stderr())
 					}
-					if resp.OK || resp.Err == nil || resp.Err.Code != tc.want {
+					if resp.OK || resp.Err == nil || resp.Err.Code != tc.Want {
 						wrong++
 					}
 				}
 				if wrong > 0 {
-					t.Errorf("%s %v: %d of %d answers were not %s", tc.mode, tc.refs, wrong, repeats, tc.want)
+					t.Errorf("%s %v: %d of %d answers were not %s", tc.Mode, tc.Refs, wrong, repeats, tc.Want)
 				}
 			}
 		})
