@@ -14,8 +14,8 @@
 //   0.1.0-rc.8          : packages installed in profiles/0.1.0-rc.8/ (npm ci there).
 
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createInterface } from "node:readline";
 
@@ -77,6 +77,17 @@ async function loadProfile(profile) {
 		pkgJsonPath = require.resolve("@deepseek-ai/dsh-session-reference/package.json");
 		cordisPath = require.resolve("@deepseek-ai/cordis");
 		if (host) llmPath = require.resolve("@deepseek-ai/dsh-llm");
+		// Node's resolution climbs to the parent folders' node_modules: a profile that was
+		// never installed would load the default profile's packages (another release) and
+		// fail later with a puzzling message. Only the profile's own node_modules counts.
+		// (realpath: resolve gives real paths, and node_modules may be a symlink)
+		let own = join(dir, "node_modules");
+		try { own = realpathSync(own); } catch { /* absent: nothing resolves under it */ }
+		for (const path of [pkgJsonPath, cordisPath, llmPath]) {
+			if (path !== undefined && !path.startsWith(own + sep)) {
+				throw new Error(`found only ${relative(dir, path)}, outside this profile's node_modules`);
+			}
+		}
 	} catch (error) {
 		// One line that names the fix: each profile has its own node_modules, installed by
 		// its own `npm ci`; the module that failed to resolve says which package is missing.
