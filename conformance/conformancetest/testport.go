@@ -343,6 +343,22 @@ func runContext(ctx context.Context, b *bridge, r conformance.Runner) (*report.R
 	if err != nil {
 		return nil, err
 	}
+	if progress := r.Progress; progress != nil {
+		// The runner gives a report's failures their porting-trap hints when the run ends; a
+		// subtest reports its failure as it happens, so it gets them here: for Go's defaults
+		// when the bridge (language "go" in its hello) serves a goport.Port, for every
+		// language behind a bare Handler, whose hello this cannot see yet.
+		language := ""
+		if b != nil {
+			language = "go"
+		}
+		r.Progress = func(c result.Case) {
+			if c.Status == result.Fail && len(c.Traps) > 0 && len(c.TrapHints) == 0 {
+				c.TrapHints = conformance.TrapHints(c.Traps, language)
+			}
+			progress(c)
+		}
+	}
 	if b == nil {
 		return r.Run(ctx), nil
 	}
