@@ -161,6 +161,9 @@ func (r *Report) writeGroup(b *strings.Builder, g Group) {
 	if l := tally(g.Cases, func(c result.Case) []string { return c.Traps }); l != "" {
 		fmt.Fprintf(b, "  traps: %s\n", l)
 	}
+	for _, h := range groupHints(g.Cases, 2) {
+		fmt.Fprintf(b, "  trap:  %s\n", Terminal(h))
+	}
 	fmt.Fprintf(b, "  smallest: %s %s: %s\n", ex.Part, Terminal(ex.Name), Terminal(clip(ex.Message, 300)))
 	var e strings.Builder
 	ex.Requirements, ex.Traps, ex.TrapHints = nil, nil, nil
@@ -178,6 +181,26 @@ func (r *Report) writeGroup(b *strings.Builder, g Group) {
 		}
 	}
 	fmt.Fprintf(b, "  and %d more: %s\n", len(others), names(others, 160))
+}
+
+// groupHints are a group's likeliest trap hints, at most limit: each check's first (its
+// likeliest, as addTrapHints ranks them), the most frequent first. The ids alone ("traps:
+// TRAP-JSON-ESCAPES (2)") sent a reader to the catalogue; the hint says what the trap
+// looks like, as a single failure's "trap:" line does.
+func groupHints(cs []result.Case, limit int) []string {
+	n := map[string]int{}
+	var hints []string
+	for _, c := range cs {
+		if len(c.TrapHints) == 0 {
+			continue
+		}
+		if n[c.TrapHints[0]] == 0 {
+			hints = append(hints, c.TrapHints[0])
+		}
+		n[c.TrapHints[0]]++
+	}
+	sort.SliceStable(hints, func(i, j int) bool { return n[hints[i]] > n[hints[j]] })
+	return hints[:min(len(hints), limit)]
 }
 
 // tally lists the values f gives the cases, each with how many cases give it when not all
