@@ -21,6 +21,9 @@ var (
 	diffShowRequests = flag.Bool("diffmutants.requests", false, "log each shrunk request TestDiffFindsEveryMutant finds")
 	diffNoCorpus     = flag.Bool("diffmutants.nocorpus", false, "TestDiffFindsEveryMutant without the fixture corpus: the generators alone")
 	diffShrinkTime   = flag.Duration("diffmutants.shrink", 2*time.Second, "shrink time per difference in TestDiffFindsEveryMutant (diff's default is 30s)")
+	// 2 s was too short on a loaded machine: a mutant slowed down on an 80 kB request
+	// "differed" by timing out, and its fixture then passed against it.
+	diffCallTimeout = flag.Duration("diffmutants.timeout", 5*time.Second, "time a mutant has for one call in TestDiffFindsEveryMutant before its answer is a timeout")
 )
 
 // timeoutHandler answers a call that takes longer than d with an error no implementation
@@ -77,7 +80,7 @@ func TestDiffFindsEveryMutant(t *testing.T) {
 // diffMutant runs the ops against one mutant until one differs and returns its table row.
 func diffMutant(t *testing.T, m mutant, ref *adapter.Client) string {
 	{
-		c, err := adapter.Connect(context.Background(), adapter.InProcess{H: timeoutHandler{m.Handler(), 2 * time.Second}})
+		c, err := adapter.Connect(context.Background(), adapter.InProcess{H: timeoutHandler{m.Handler(), *diffCallTimeout}})
 		if err != nil {
 			t.Fatal(err)
 		}
