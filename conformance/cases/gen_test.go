@@ -44,6 +44,7 @@ func generated() []gfile {
 	files = append(files, widthFiles()...)
 	files = append(files, trimFiles()...)
 	files = append(files, depthFiles()...)
+	files = append(files, strIndexFiles()...)
 	return append(files, trapFiles()...)
 }
 

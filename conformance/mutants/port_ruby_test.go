@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"context"
+	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
@@ -15,6 +16,7 @@ import (
 func rubyMutants() []mutant {
 	return []mutant{
 		{name: "ruby/json-max-nesting", mistake: "content deep-copied and non-string ids encoded through Ruby's JSON (max_nesting 100): deeper values fail with no code", handler: &rubyMaxNesting{}},
+		{name: "ruby/string-index", mistake: "references, configurations and event data read duck-typed with value[key]: a String holding the key reads as the key (String#[] is a substring search)", handler: &rubyStringIndex{}},
 	}
 }
 
@@ -69,4 +71,127 @@ func (h *rubyMaxNesting) Handle(ctx context.Context, req protocol.Request) proto
 		}
 	}
 	return h.Reference.Handle(ctx, req)
+}
+
+// rubyStringIndex reads references, configurations and a user/message's data duck-typed,
+// value[key] with a rescue for the types that raise, and so meets Ruby's String#[] with a
+// String argument, a substring search (gen_strindex_test.go, TRAP-TYPE-STRING-INDEX): a
+// string holding the key reads as the key. It answers the request the reference would answer
+// with each such string replaced by the object the Ruby port reads it as.
+type rubyStringIndex struct{ refadapter.Reference }
+
+// rubyIndex is Ruby's s[key] for a string s: key when s contains it.
+func rubyIndex(s, key string) (string, bool) {
+	if strings.Contains(s, key) {
+		return key, true
+	}
+	return "", false
+}
+
+func (h *rubyStringIndex) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	args := wire.NewObject()
+	for _, k := range req.Args.Keys() {
+		v, _ := req.Args.Get(k)
+		args.Set(k, v)
+	}
+	if cfg, ok := args.Get("config"); ok {
+		if s, isString := cfg.(string); isString {
+			obj := wire.NewObject()
+			for _, key := range []string{"maxReferences", "candidateLimit", "maxReferenceBytes"} {
+				if v, ok := rubyIndex(s, key); ok {
+					obj.Set(key, v) // MUTANT: "…maxReferences…"["maxReferences"]
+				}
+			}
+			args.Set("config", obj)
+		}
+	}
+	if req.Op == protocol.OpPrepare {
+		if list, ok := args.Get("references"); ok {
+			if rs, ok := list.([]any); ok {
+				out := make([]any, len(rs))
+				for i, e := range rs {
+					out[i] = e
+					if s, isString := e.(string); isString {
+						if id, ok := rubyIndex(s, "sessionId"); ok {
+							r := wire.NewObject().Set("sessionId", id) // MUTANT: a string read as a reference
+							if l, ok := rubyIndex(s, "label"); ok {
+								r.Set("label", l)
+							}
+							out[i] = r
+						}
+					}
+				}
+				args.Set("references", out)
+			}
+		}
+		if w, ok := args.Get("world"); ok {
+			if raw, isRaw := w.(wire.Raw); isRaw {
+				if v, err := wire.Parse(string(raw)); err == nil {
+					w = v
+				}
+			}
+			args.Set("world", stringDataWithSource(w))
+		}
+	}
+	return h.Reference.Handle(ctx, protocol.Request{ID: req.ID, Op: req.Op, Args: args})
+}
+
+// stringDataWithSource copies a world document, giving every user/message whose data is a
+// string holding "source" the data {"source": "source"}: a source without a kind, skipped.
+func stringDataWithSource(w any) any {
+	root, ok := w.(*wire.Object)
+	if !ok {
+		return w
+	}
+	sessions, _ := root.Get("sessions")
+	list, ok := sessions.([]any)
+	if !ok {
+		return w
+	}
+	newSessions := make([]any, len(list))
+	for i, s := range list {
+		newSessions[i] = s
+		so, ok := s.(*wire.Object)
+		if !ok {
+			continue
+		}
+		sf, _ := so.Get("surface")
+		sfo, ok := sf.(*wire.Object)
+		if !ok {
+			continue
+		}
+		evs, _ := sfo.Get("events")
+		el, ok := evs.([]any)
+		if !ok {
+			continue
+		}
+		newEvents := make([]any, len(el))
+		for j, ev := range el {
+			newEvents[j] = ev
+			eo, ok := ev.(*wire.Object)
+			if !ok {
+				continue
+			}
+			typ, _ := eo.Get("type")
+			d, _ := eo.Get("data")
+			ds, isString := d.(string)
+			if typ != "user/message" || !isString {
+				continue
+			}
+			if src, ok := rubyIndex(ds, "source"); ok {
+				newEvents[j] = copyObject(eo).Set("data", wire.NewObject().Set("source", src)) // MUTANT
+			}
+		}
+		newSessions[i] = copyObject(so).Set("surface", copyObject(sfo).Set("events", newEvents))
+	}
+	return copyObject(root).Set("sessions", newSessions)
+}
+
+func copyObject(o *wire.Object) *wire.Object {
+	c := wire.NewObject()
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		c.Set(k, v)
+	}
+	return c
 }
