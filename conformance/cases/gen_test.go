@@ -45,6 +45,7 @@ func generated() []gfile {
 	files = append(files, trimFiles()...)
 	files = append(files, depthFiles()...)
 	files = append(files, strIndexFiles()...)
+	files = append(files, cwdNilFiles()...)
 	return append(files, trapFiles()...)
 }
 

@@ -16,6 +16,7 @@ import (
 func rubyMutants() []mutant {
 	return []mutant{
 		{name: "ruby/json-max-nesting", mistake: "content deep-copied and non-string ids encoded through Ruby's JSON (max_nesting 100): deeper values fail with no code", handler: &rubyMaxNesting{}},
+		{name: "ruby/cwd-nil-to-s", mistake: "rank 0 when session.cwd == agent.cwd.to_s: for an agent without a cwd, a session whose cwd is \"\" ranks first", handler: &rubyCwdToS{}},
 		{name: "ruby/string-index", mistake: "references, configurations and event data read duck-typed with value[key]: a String holding the key reads as the key (String#[] is a substring search)", handler: &rubyStringIndex{}},
 	}
 }
@@ -194,4 +195,20 @@ func copyObject(o *wire.Object) *wire.Object {
 		c.Set(k, v)
 	}
 	return c
+}
+
+// rubyCwdToS ranks with session.cwd == agent.cwd.to_s (gen_cwdnil_test.go,
+// TRAP-TYPE-NULL-ABSENT): Ruby's nil.to_s is "", so for an agent without a cwd a session
+// whose cwd is "" ranks as in the agent's directory. It answers as the reference answers for
+// the same agent with the cwd "".
+type rubyCwdToS struct{ refadapter.Reference }
+
+func (h *rubyCwdToS) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	ag, _ := req.Args.Get("agent")
+	a, ok := ag.(*wire.Object)
+	if req.Op != protocol.OpCandidates || !ok || a.Has("cwd") {
+		return h.Reference.Handle(ctx, req)
+	}
+	args := copyObject(req.Args).Set("agent", copyObject(a).Set("cwd", "")) // MUTANT: nil.to_s
+	return h.Reference.Handle(ctx, protocol.Request{ID: req.ID, Op: req.Op, Args: args})
 }
