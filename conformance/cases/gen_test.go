@@ -46,6 +46,7 @@ func generated() []gfile {
 	files = append(files, depthFiles()...)
 	files = append(files, strIndexFiles()...)
 	files = append(files, cwdNilFiles()...)
+	files = append(files, trimFormatFiles()...)
 	return append(files, trapFiles()...)
 }
 

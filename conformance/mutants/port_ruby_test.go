@@ -17,6 +17,7 @@ func rubyMutants() []mutant {
 	return []mutant{
 		{name: "ruby/json-max-nesting", mistake: "content deep-copied and non-string ids encoded through Ruby's JSON (max_nesting 100): deeper values fail with no code", handler: &rubyMaxNesting{}},
 		{name: "ruby/cwd-nil-to-s", mistake: "rank 0 when session.cwd == agent.cwd.to_s: for an agent without a cwd, a session whose cwd is \"\" ranks first", handler: &rubyCwdToS{}},
+		{name: "ruby/strip-format-label", mistake: "mention.format strips the label (String#strip: ASCII whitespace and NUL at both ends)", handler: &rubyStripLabel{}},
 		{name: "ruby/string-index", mistake: "references, configurations and event data read duck-typed with value[key]: a String holding the key reads as the key (String#[] is a substring search)", handler: &rubyStringIndex{}},
 	}
 }
@@ -210,5 +211,26 @@ func (h *rubyCwdToS) Handle(ctx context.Context, req protocol.Request) protocol.
 		return h.Reference.Handle(ctx, req)
 	}
 	args := copyObject(req.Args).Set("agent", copyObject(a).Set("cwd", "")) // MUTANT: nil.to_s
+	return h.Reference.Handle(ctx, protocol.Request{ID: req.ID, Op: req.Op, Args: args})
+}
+
+// rubyStripLabel formats a mention with label.strip (gen_trimformat_test.go, TRAP-STR-TRIM):
+// Ruby's String#strip takes ASCII whitespace and NUL from both ends of the label, the id
+// included when it stands for the label.
+type rubyStripLabel struct{ refadapter.Reference }
+
+func (h *rubyStripLabel) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op != protocol.OpMentionFormat {
+		return h.Reference.Handle(ctx, req)
+	}
+	label, ok := req.Args.Get("label")
+	if !ok || label == nil {
+		label, _ = req.Args.Get("sessionId")
+	}
+	s, isString := label.(string)
+	if !isString {
+		return h.Reference.Handle(ctx, req)
+	}
+	args := copyObject(req.Args).Set("label", strings.Trim(s, "\x00\t\n\v\f\r ")) // MUTANT: label.strip
 	return h.Reference.Handle(ctx, protocol.Request{ID: req.ID, Op: req.Op, Args: args})
 }
