@@ -43,6 +43,10 @@ func generated() []gfile {
 	files = append(files, identityFiles()...)
 	files = append(files, widthFiles()...)
 	files = append(files, trimFiles()...)
+	files = append(files, depthFiles()...)
+	files = append(files, strIndexFiles()...)
+	files = append(files, cwdNilFiles()...)
+	files = append(files, trimFormatFiles()...)
 	return append(files, trapFiles()...)
 }
 
