@@ -102,3 +102,25 @@ func checkClashes(outs []output, ins []input) error {
 	}
 	return nil
 }
+
+// checkReport checks, before a diff or bench run, the one report path it writes
+// (report.CheckPath), and that it is none of the adapters' files: a bad path found after
+// minutes of requests costs those minutes, and the last line would have stated another exit
+// code.
+func checkReport(flag, path, dir string, argvs ...[]string) error {
+	if path == "" {
+		return nil
+	}
+	var ins []input
+	for _, argv := range argvs {
+		ins = append(ins, adapterInputs(argv, dir)...)
+	}
+	outs := []output{{flag: flag, path: path}}
+	if isStdout(path) {
+		outs[0].path = "-"
+	}
+	if err := checkOutputs(outs); err != nil {
+		return err
+	}
+	return checkClashes(outs, ins)
+}
