@@ -130,6 +130,15 @@ func (f *benchFlags) run(c *call) int {
 	if err != nil {
 		return c.usageErr(fmt.Sprintf("--profile %q: want %s", f.profile, protocol.ProfileNames()))
 	}
+	var argvs [][]string
+	for _, cmdline := range []string{f.adapterCmd, f.against} {
+		if argv, err := splitCommand(cmdline); err == nil && cmdline != "" {
+			argvs = append(argvs, argv)
+		}
+	}
+	if err := checkReport("--json", f.jsonFile, f.dir, argvs...); err != nil {
+		return c.usageErr(err.Error())
+	}
 	var sides [2]bench.Side
 	for i, cmdline := range []string{f.adapterCmd, f.against} {
 		// The in-process reference runs on the bench's goroutine, unbounded (Timeout 0): a

@@ -168,6 +168,9 @@ func (f *diffFlags) run(c *call) int {
 		}
 		*s.argv = argv
 	}
+	if err := checkReport("--json", f.jsonFile, f.dir, argvA, argvB); err != nil {
+		return c.usageErr(err.Error())
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -256,7 +259,9 @@ func (f *diffFlags) run(c *call) int {
 		doc.Compared, doc.ElapsedNs, doc.Transport, doc.Exit = res.Compared(), int64(res.Elapsed), res.Transport(), code
 		if err := report.WriteFile(f.jsonFile, doc.write); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner diff: %v\n", err)
+			// The total line stated another code: the last line states the one returned.
 			code = max(code, report.ExitUsage)
+			fmt.Fprintf(stdout, "the --json report was not written (exit %d)\n", code)
 		}
 	}
 	return code

@@ -59,6 +59,13 @@ func (f *reportFlags) run(c *call) int {
 	if len(names) > len(files) {
 		return c.usageErr(fmt.Sprintf("%d labels for %d reports", len(names), len(files)))
 	}
+	ins := make([]input, len(files))
+	for i, f := range files {
+		ins[i] = input{"a report read", f}
+	}
+	if err := checkClashes([]output{{flag: "--html", path: f.out}}, ins); err != nil {
+		return c.usageErr(err.Error())
+	}
 	var docs []*report.Document
 	for _, f := range files {
 		d, err := readReport(f)

@@ -165,6 +165,14 @@ func (f *certification) run(c *call) int {
 			return c.usageErr("$GITHUB_STEP_SUMMARY: " + err.Error())
 		}
 	}
+	ins := adapterInputs(argv, f.dir)
+	for _, p := range f.skipFiles {
+		ins = append(ins, input{"a --skip-file", p})
+	}
+	summary := output{flag: "$GITHUB_STEP_SUMMARY", path: os.Getenv("GITHUB_STEP_SUMMARY")}
+	if err := checkClashes(append(outs[:len(outs):len(outs)], summary), ins); err != nil {
+		return c.usageErr(err.Error())
+	}
 	// A report on stdout ("-") keeps stdout for it alone: the text report goes to stderr.
 	text := c.stdout
 	for _, o := range outs {

@@ -52,7 +52,9 @@ Running:
   --require-all         a check not covered (an op the adapter does not support) fails the run
 
 Reporting (FILE "-" is stdout, the text report then goes to stderr; every path is checked
-before the run; a device or FIFO is written through, never replaced; a file keeps its mode):
+before the run, and one file never takes two reports or replaces an input, a --skip-file or
+the adapter's program or script; a device or FIFO is written through, never replaced; a file
+keeps its mode):
   -v, --verbose         add the coverage matrix (per requirement) and every not-covered check
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report

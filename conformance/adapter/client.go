@@ -56,7 +56,7 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 	}
 	cl.Hello.Protocol = protocol.Version
 	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
-	cl.Hello.Name, cl.Hello.Version, cl.Hello.Spec = str("name"), str("version"), str("spec")
+	cl.Hello.Name, cl.Hello.Version, cl.Hello.Spec = clipHelloText(str("name")), clipHelloText(str("version")), clipHelloText(str("spec"))
 	// Optional, and only ever a short id: a longer text is no language the kit knows.
 	if l := str("language"); len(l) <= maxLanguage {
 		cl.Hello.Language = strings.ToValidUTF8(l, "\uFFFD")
@@ -66,11 +66,19 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 		if !ok {
 			return nil, fmt.Errorf("hello features is not an array")
 		}
+		var names []string
 		for _, f := range list {
 			if s, ok := f.(string); ok {
-				cl.Hello.Features = append(cl.Hello.Features, s)
+				names = append(names, s)
 			}
 		}
+		cl.Hello.Features = boundFeatures(names, func(f string) bool {
+			switch f {
+			case protocol.FeatureLoneSurrogates, protocol.FeatureHost, protocol.FeatureWorldCache, protocol.FeaturePipelining:
+				return true
+			}
+			return false
+		})
 	}
 	return cl, nil
 }

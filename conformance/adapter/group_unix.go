@@ -8,10 +8,12 @@ import (
 	"syscall"
 )
 
-// newGroup puts the adapter in a process group of its own, so that killGroup ends the
-// processes it started too.
+// newGroup puts the adapter in a session of its own, and so in a process group of its own
+// (its pid), so that killGroup ends the processes it started too. A new session also has no
+// controlling terminal: an adapter that opened /dev/tty could write there, past every escape
+// of the runner's output, a verdict line of its own, even after the runner exited.
 func newGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
 // killGroup kills the adapter's process group.

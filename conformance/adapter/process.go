@@ -594,6 +594,10 @@ func (p *Process) reap() string {
 		killGroup(p.cmd)
 		p.killedByUs = true
 		p.waitFor(killWait)
+	} else {
+		// What is left of its group (a shell's background job) may hold stdout and stderr:
+		// ended now, it is not mistaken below for a helper outside the group.
+		killGroup(p.cmd)
 	}
 	p.finish()
 	return p.exitStatus()

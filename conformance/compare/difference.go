@@ -146,8 +146,8 @@ func sortedReads(v any) any {
 }
 
 // Canonical writes a JSON value as canonical JSON, for people and diffs: object keys sorted
-// by their JSON text, two-space indent, one scalar or bracket per line; a wire.Number as
-// written.
+// by their JSON text, two-space indent (at most 32 levels of it), one scalar or bracket per
+// line; a wire.Number as written.
 func Canonical(v any) string {
 	var b strings.Builder
 	writeCanon(&b, v, "", "")
@@ -166,7 +166,7 @@ func writeCanon(b *strings.Builder, v any, indent, prefix string) {
 		b.WriteString("{\n")
 		for i, k := range keys {
 			e, _ := x.Get(k)
-			writeCanon(b, e, indent+"  ", wire.Quote(k)+": ")
+			writeCanon(b, e, deeper(indent), wire.Quote(k)+": ")
 			if i < len(keys)-1 {
 				b.WriteByte(',')
 			}
@@ -180,7 +180,7 @@ func writeCanon(b *strings.Builder, v any, indent, prefix string) {
 		}
 		b.WriteString("[\n")
 		for i, e := range x {
-			writeCanon(b, e, indent+"  ", "")
+			writeCanon(b, e, deeper(indent), "")
 			if i < len(x)-1 {
 				b.WriteByte(',')
 			}
@@ -190,6 +190,19 @@ func writeCanon(b *strings.Builder, v any, indent, prefix string) {
 	default:
 		b.WriteString(compact(v))
 	}
+}
+
+// maxIndent bounds the indentation (32 levels): deeper values are indented as the 32nd, so
+// the text of a value nested n deep is O(n), not O(n²). An adapter's answer nested 9,990
+// deep (within the wire's limit) made 100 MB of spaces per failed check, and a run of
+// 145 checks took 2.6 GB and its whole deadline.
+const maxIndent = 64
+
+func deeper(indent string) string {
+	if len(indent) >= maxIndent {
+		return indent
+	}
+	return indent + "  "
 }
 
 // sortedKeys are o's keys in the order of their JSON texts.

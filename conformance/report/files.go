@@ -59,9 +59,10 @@ type junitMessage struct {
 	Body    string `xml:",chardata"`
 }
 
-// xmlText makes s safe for XML 1.0: adapters' strings hold controls and lone surrogates.
+// xmlText makes s safe for XML 1.0 (adapters' strings hold controls and lone surrogates),
+// and for the CI page that shows it (EscapeInvisible).
 func xmlText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = EscapeInvisible(strings.ToValidUTF8(s, "\uFFFD"))
 	return strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000 {
 			return r

@@ -283,10 +283,11 @@ var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 func text(s string) template.HTML { return template.HTML(textEscaper.Replace(s)) }
 
 // clean replaces what HTML forbids in a page and an adapter may send: bytes that are not
-// UTF-8, NUL and the other control characters but tab and newline. The page's own markup
+// UTF-8, NUL and the other control characters but tab and newline; and spells \uXXXX the
+// characters that would reverse or hide the text after them (report.EscapeInvisible). The page's own markup
 // has none, so cleaning the written page cleans every value in it, whatever its context.
 func clean(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = report.EscapeInvisible(strings.ToValidUTF8(s, "\uFFFD"))
 	if strings.IndexFunc(s, control) < 0 {
 		return s
 	}
