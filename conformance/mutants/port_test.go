@@ -62,6 +62,7 @@ type knobs struct {
 	readFailureAtRender bool // every read awaited, a failure reported when its source's turn to render comes
 	projectAllFirst     bool // every source projected before any budget is checked
 	limitBeforeFilter   bool // with a query, the limit applied before filtering
+	agentCwdZero        bool // an agent without a cwd compared as the cwd "" (Go's zero value)
 
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default

@@ -1,0 +1,46 @@
+package cases_test
+
+import (
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+)
+
+// Found by porting the contract to Go from the spec alone, through goport and
+// conformancetest, and then certifying one-change variants of the passing port, each a
+// default a Go author plausibly writes. Each of the variants below passed every other fixed
+// check (only a property, on some seeds, told it apart):
+//
+// Zero value for absent: goport.Optional (or a *string) says whether the agent has a cwd, but
+// a port that compares `h.CWD.Value == agent.CWD.Value` once the session has one takes an
+// agent without a cwd for the directory "" (Go's zero value), and ranks a session whose cwd
+// is "" as "same directory", first (TRAP-TYPE-NULL-ABSENT).
+
+func goportFiles() []gfile {
+	var files []gfile
+	for _, f := range []gfile{
+		{"traps-goport-candidates.yaml", protocol.OpCandidates, goportZeroCwd()},
+		{"traps-goport-prepare.yaml", protocol.OpPrepare, nil},
+	} {
+		if len(f.cases) > 0 {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// goportZeroCwd: without a query, listed first, the session whose cwd is "" must come after
+// the one without a cwd, with the one elsewhere.
+func goportZeroCwd() []gcase {
+	me := agent("me")
+	zero := world(sess("empty-cwd", cwd("")), sess("no-cwd"), sess("elsewhere", cwd("/r")))
+	cand := func(name, reqs string, args *wire.Object) gcase {
+		return c(name, reqs, args).trap("TRAP-TYPE-NULL-ABSENT")
+	}
+	return []gcase{
+		cand("agent-without-cwd-ranks-empty-cwd-with-the-rest", "SR-CAND-2", o("world", zero, "agent", me)),
+		cand("agent-without-cwd-empty-cwd-cut-by-limit", "SR-CAND-2 SR-CAND-3 SR-CAND-6", o("world", zero, "agent", me, "limit", 1)),
+		cand("agent-without-cwd-empty-cwd-with-query", "SR-CAND-2 SR-CAND-12", o("world", zero, "agent", me, "query", "cwd", "limit", 1)),
+		cand("agent-without-cwd-empty-cwd-among-many", "SR-CAND-2",
+			o("world", world(sess("e1", cwd("")), sess("d1", cwd("/a")), sess("n1"), sess("e2", cwd("")), sess("n2")), "agent", me)),
+	}
+}
