@@ -14,11 +14,19 @@ import (
 // a port that compares `h.CWD.Value == agent.CWD.Value` once the session has one takes an
 // agent without a cwd for the directory "" (Go's zero value), and ranks a session whose cwd
 // is "" as "same directory", first (TRAP-TYPE-NULL-ABSENT).
+//
+// Aborted before listing: a Go port that starts the listing in a goroutine and selects on it
+// and ctx.Done(), without `ctx.Err()` first, answers SESSION_REFERENCE_CANCELLED as the seed
+// does but calls listSessions or not as the scheduler decides (the seed never does: the
+// error's `lists` is 0, SR-CANCEL-5). candidates-stryker's two aborted cases catch it only
+// when the goroutine wins the race; more aborted listings (a query, a limit, an empty
+// listing) give it more chances to (TRAP-ASYNC-CANCEL-POINTS). The synchronous form
+// (`store.ListSessions(ctx)`, then `ctx.Err()`) lists every time and fails those cases.
 
 func goportFiles() []gfile {
 	var files []gfile
 	for _, f := range []gfile{
-		{"traps-goport-candidates.yaml", protocol.OpCandidates, goportZeroCwd()},
+		{"traps-goport-candidates.yaml", protocol.OpCandidates, append(goportZeroCwd(), goportAbortedListing()...)},
 		{"traps-goport-prepare.yaml", protocol.OpPrepare, nil},
 	} {
 		if len(f.cases) > 0 {
@@ -42,5 +50,23 @@ func goportZeroCwd() []gcase {
 		cand("agent-without-cwd-empty-cwd-with-query", "SR-CAND-2 SR-CAND-12", o("world", zero, "agent", me, "query", "cwd", "limit", 1)),
 		cand("agent-without-cwd-empty-cwd-among-many", "SR-CAND-2",
 			o("world", world(sess("e1", cwd("")), sess("d1", cwd("/a")), sess("n1"), sess("e2", cwd("")), sess("n2")), "agent", me)),
+	}
+}
+
+// goportAbortedListing: already aborted, CANCELLED with the listing never called (lists 0),
+// whatever the listing, the query and the limit.
+func goportAbortedListing() []gcase {
+	me := agent("me")
+	before := func(name string, w *wire.Object, extra ...any) gcase {
+		return c("aborted-before-"+name+"-does-not-list", "SR-CANCEL-5 SR-ERR-4",
+			o(append([]any{"world", w, "agent", me, "cancel", protocol.CancelBefore}, extra...)...)).trap("TRAP-ASYNC-CANCEL-POINTS")
+	}
+	listing := world(sess("a"), sess("b", cwd("/r")))
+	failing := o("sessions", a(sess("a")), "listError", "index broken")
+	return []gcase{
+		before("listing-with-query", listing, "query", "a"),
+		before("failing-listing-with-query", failing, "query", "a"),
+		before("listing-with-limit", listing, "limit", 1),
+		before("empty-listing", world()),
 	}
 }
