@@ -22,12 +22,17 @@ import (
 // when the goroutine wins the race; more aborted listings (a query, a limit, an empty
 // listing) give it more chances to (TRAP-ASYNC-CANCEL-POINTS). The synchronous form
 // (`store.ListSessions(ctx)`, then `ctx.Err()`) lists every time and fails those cases.
+//
+// Blank messages skipped: projection skips a message whose text is "", and only that. A port
+// that skips "empty" messages with `strings.TrimSpace(text) == ""` (or Python's
+// `not text.strip()`, Java's isBlank()) drops whitespace-only messages, "\n" from two empty
+// text blocks included (SR-PROJ-4) (TRAP-STR-TRIM).
 
 func goportFiles() []gfile {
 	var files []gfile
 	for _, f := range []gfile{
 		{"traps-goport-candidates.yaml", protocol.OpCandidates, append(goportZeroCwd(), goportAbortedListing()...)},
-		{"traps-goport-prepare.yaml", protocol.OpPrepare, nil},
+		{"traps-goport-prepare.yaml", protocol.OpPrepare, goportBlank()},
 	} {
 		if len(f.cases) > 0 {
 			files = append(files, f)
@@ -69,4 +74,37 @@ func goportAbortedListing() []gcase {
 		before("listing-with-limit", listing, "limit", 1),
 		before("empty-listing", world()),
 	}
+}
+
+// goportOne is a prepare of the one source "s" whose surface holds ev.
+func goportOne(name, reqs string, ev []*wire.Object, extra ...any) gcase {
+	return c(name, reqs, o(append([]any{"world", world(sess("s", events(ev...))), "agent", agent("me"), "content", "x",
+		"references", refs(ref("s"))}, extra...)...))
+}
+
+// goportBlank: whitespace-only and padded texts, as a direct user message, an assistant
+// message and a checkpoint, are each projected as they are.
+func goportBlank() []gcase {
+	var cs []gcase
+	blanks := append([]struct{ name, text string }{
+		{"newline", "\n"},
+		{"crlf", "\r\n"},
+		{"tab", "\t"},
+		{"lone-no-break-space", "\u00a0"},
+		{"lone-ideographic-space", "\u3000"},
+		{"lone-line-separator", "\u2028"},
+		{"lone-byte-order-mark", "\ufeff"},
+	}, trimmed...)
+	for _, b := range blanks {
+		cs = append(cs, goportOne("blank-or-padded-"+b.name+"-projected", "SR-PROJ-4 SR-STR-1",
+			[]*wire.Object{userMsg(b.text), asstMsg(b.text), checkpointMsg(b.text)}).trap("TRAP-STR-TRIM"))
+	}
+	return append(cs,
+		goportOne("two-empty-user-blocks-are-a-newline", "SR-PROJ-4",
+			[]*wire.Object{userBlocks(textBlock(""), textBlock(""))}).trap("TRAP-STR-TRIM"),
+		goportOne("two-empty-assistant-blocks-are-a-newline", "SR-PROJ-4",
+			[]*wire.Object{asstBlocks(textBlock(""), textBlock("")), userMsg("end")}).trap("TRAP-STR-TRIM"),
+		goportOne("blank-message-is-the-newest-kept", "SR-PROJ-4 SR-RET-2 SR-RET-3",
+			[]*wire.Object{userMsg("older"), asstMsg(" ")}, "config", o("maxReferenceBytes", fixedSize("s", "s", "assistant")+1)).trap("TRAP-STR-TRIM"),
+	)
 }

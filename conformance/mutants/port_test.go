@@ -64,6 +64,9 @@ type knobs struct {
 	limitBeforeFilter   bool // with a query, the limit applied before filtering
 	agentCwdZero        bool // an agent without a cwd compared as the cwd "" (Go's zero value)
 
+	// found by certifying variants of a Go port written from the spec (gen_goport_test.go)
+	blankSkipped   bool // messages whose text is blank (strings.TrimSpace) skipped
+
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
 	trap trapKnobs
