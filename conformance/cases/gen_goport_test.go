@@ -1,6 +1,8 @@
 package cases_test
 
 import (
+	"strings"
+
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
@@ -27,12 +29,18 @@ import (
 // that skips "empty" messages with `strings.TrimSpace(text) == ""` (or Python's
 // `not text.strip()`, Java's isBlank()) drops whitespace-only messages, "\n" from two empty
 // text blocks included (SR-PROJ-4) (TRAP-STR-TRIM).
+//
+// Longest by bytes: the message cut first is the longest in UTF-8 bytes (SR-RET-4). A port
+// that measures every size in bytes but picks the longest message with
+// utf8.RuneCountInString, len([]rune(s)) or a UTF-16 .length cuts another one when a
+// multi-byte text is the longer in bytes and the shorter in characters
+// (TRAP-STR-LENGTH-UNIT).
 
 func goportFiles() []gfile {
 	var files []gfile
 	for _, f := range []gfile{
 		{"traps-goport-candidates.yaml", protocol.OpCandidates, append(goportZeroCwd(), goportAbortedListing()...)},
-		{"traps-goport-prepare.yaml", protocol.OpPrepare, goportBlank()},
+		{"traps-goport-prepare.yaml", protocol.OpPrepare, append(goportBlank(), goportLongest()...)},
 	} {
 		if len(f.cases) > 0 {
 			files = append(files, f)
@@ -107,4 +115,24 @@ func goportBlank() []gcase {
 		goportOne("blank-message-is-the-newest-kept", "SR-PROJ-4 SR-RET-2 SR-RET-3",
 			[]*wire.Object{userMsg("older"), asstMsg(" ")}, "config", o("maxReferenceBytes", fixedSize("s", "s", "assistant")+1)).trap("TRAP-STR-TRIM"),
 	)
+}
+
+// goportLongest: two checkpoints (never dropped) one byte over the budget. The longer in
+// UTF-8 bytes is cut (to "": the notice does not fit), where it is the shorter in code
+// points and UTF-16 units, or ties in bytes and comes first.
+func goportLongest() []gcase {
+	longest := func(name string, first, second string) gcase {
+		budget := fixedSize("s", "s", "user", "user") + len(first) + len(second) - 1
+		return goportOne("longest-in-bytes-"+name, "SR-RET-4 SR-STR-3",
+			[]*wire.Object{checkpointMsg(first), checkpointMsg(second)}, "config", o("maxReferenceBytes", budget)).trap("TRAP-STR-LENGTH-UNIT")
+	}
+	return []gcase{
+		longest("two-byte-letters-before-ascii", strings.Repeat("é", 4), "abcdef"),
+		longest("ascii-before-two-byte-letters", "abcdef", strings.Repeat("é", 4)),
+		longest("astral-before-ascii", strings.Repeat("😀", 2), "abcde"),
+		longest("ascii-before-astral", "abcde", strings.Repeat("😀", 2)),
+		longest("three-byte-before-ascii", strings.Repeat("€", 3), "abcdefgh"),
+		longest("byte-tie-first-is-multibyte", "é", "ab"),
+		longest("combining-mark-before-ascii", "e\u0301e\u0301", "abcde"),
+	}
 }

@@ -66,6 +66,7 @@ type knobs struct {
 
 	// found by certifying variants of a Go port written from the spec (gen_goport_test.go)
 	blankSkipped   bool // messages whose text is blank (strings.TrimSpace) skipped
+	longestByRunes bool // the longest message chosen by utf8.RuneCountInString, not bytes
 
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
