@@ -84,8 +84,11 @@ type Host interface {
 
 // HostMessage is one message a host enqueues: exactly one of Direct and Context is set.
 type HostMessage struct {
-	// Direct is the direct user message's content ({source: {kind: "user"}, content, role:
-	// "user"}), as JSON text.
+	// Direct is the content of the direct user message, as JSON text: the value of its
+	// "content" key only, e.g. [{"type":"text","text":"see @s"}] for the readable text
+	// "see @s" (the content Prepare was given). The kit wraps it as the message
+	// {source: {kind: "user"}, content: Direct, role: "user"}; a port that returns that
+	// whole message here nests it, and the host checks that compare the log fail.
 	Direct Content
 	// Context is the context message, as Prepare returned it.
 	Context *ContextMessage

@@ -116,6 +116,9 @@ func allMutants() []mutant {
 		knob("service/read-failure-at-render", "reads settled together, a failure reported when its source is rendered (after the earlier budgets)", knobs{readFailureAtRender: true}),
 		knob("service/project-all-first", "every source projected before any budget is checked", knobs{projectAllFirst: true}),
 		knob("service/limit-before-filter", "with a query, the limit applied before the filter", knobs{limitBeforeFilter: true}),
+		knob("service/agent-cwd-zero-value", `an agent without a cwd compared as "" (Go's zero value): a session whose cwd is "" ranks first`, knobs{agentCwdZero: true}),
+		knob("retention/blank-messages-skipped", `a message whose text is blank (strings.TrimSpace(text) == "") skipped as empty`, knobs{blankSkipped: true}),
+		knob("retention/longest-by-runes", "the message cut first chosen by utf8.RuneCountInString, not UTF-8 bytes", knobs{longestByRunes: true}),
 	}, append(append(trapMutants(), unionMutants()...), rubyMutants()...)...)
 }
 

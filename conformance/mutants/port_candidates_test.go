@@ -89,6 +89,10 @@ func (s *portService) contains(h, n string) bool {
 
 func (s *portService) rank(c, target *string) int {
 	c, target = s.p.k.trap.cwd(c), s.p.k.trap.cwd(target)
+	if s.p.k.agentCwdZero && target == nil {
+		zero := "" // MUTANT: agent.CWD.Value of an absent cwd, compared once the session has one
+		target = &zero
+	}
 	switch {
 	case c != nil && target != nil && s.p.k.trap.cwdEqual(*c, *target):
 		return 0

@@ -109,7 +109,17 @@ func (s *portService) prepare(ctx context.Context, agent service.Agent, content 
 		if s.p.k.skipChunks { // MUTANT skipChunks: "unfinished assistant chunks are excluded"
 			events = withoutChunks(events)
 		}
-		return retention.Project(events)
+		items, err := retention.Project(events)
+		if s.p.k.blankSkipped && err == nil {
+			kept := items[:0:0]
+			for _, it := range items {
+				if strings.TrimSpace(it.Text) != "" { // MUTANT: blank messages taken as empty
+					kept = append(kept, it)
+				}
+			}
+			items = kept
+		}
+		return items, err
 	}
 	projected := make([][]retention.Item, len(inputs))
 	if s.p.k.projectAllFirst {

@@ -99,6 +99,13 @@ func (s *portService) retain(surf sessionquery.Surface, label string, items []re
 	for size() > maxBytes {
 		longest, longestBytes := -1, 0
 		for i, r := range retained {
+			if s.p.k.longestByRunes {
+				// MUTANT: the longest by characters; its bytes are still the target's base
+				if longest < 0 || utf8.RuneCountInString(r.text) > utf8.RuneCountInString(retained[longest].text) {
+					longest, longestBytes = i, s.byteLen(r.text)
+				}
+				continue
+			}
 			if b := s.byteLen(r.text); b > longestBytes {
 				longest, longestBytes = i, b
 			}

@@ -62,6 +62,11 @@ type knobs struct {
 	readFailureAtRender bool // every read awaited, a failure reported when its source's turn to render comes
 	projectAllFirst     bool // every source projected before any budget is checked
 	limitBeforeFilter   bool // with a query, the limit applied before filtering
+	agentCwdZero        bool // an agent without a cwd compared as the cwd "" (Go's zero value)
+
+	// found by certifying variants of a Go port written from the spec (gen_goport_test.go)
+	blankSkipped   bool // messages whose text is blank (strings.TrimSpace) skipped
+	longestByRunes bool // the longest message chosen by utf8.RuneCountInString, not bytes
 
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
