@@ -44,6 +44,7 @@ func generated() []gfile {
 	files = append(files, widthFiles()...)
 	files = append(files, trimFiles()...)
 	files = append(files, jsObjectFiles()...)
+	files = append(files, blankTextFiles()...)
 	return append(files, trapFiles()...)
 }
 
