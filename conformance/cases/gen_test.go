@@ -45,6 +45,7 @@ func generated() []gfile {
 	files = append(files, trimFiles()...)
 	files = append(files, jsObjectFiles()...)
 	files = append(files, blankTextFiles()...)
+	files = append(files, queryPatternFiles()...)
 	return append(files, trapFiles()...)
 }
 
