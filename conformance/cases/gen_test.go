@@ -48,6 +48,9 @@ func generated() []gfile {
 	files = append(files, cwdNilFiles()...)
 	files = append(files, trimFormatFiles()...)
 	files = append(files, goportFiles()...)
+	files = append(files, jsObjectFiles()...)
+	files = append(files, blankTextFiles()...)
+	files = append(files, queryPatternFiles()...)
 	return append(files, trapFiles()...)
 }
 

@@ -119,7 +119,7 @@ func allMutants() []mutant {
 		knob("service/agent-cwd-zero-value", `an agent without a cwd compared as "" (Go's zero value): a session whose cwd is "" ranks first`, knobs{agentCwdZero: true}),
 		knob("retention/blank-messages-skipped", `a message whose text is blank (strings.TrimSpace(text) == "") skipped as empty`, knobs{blankSkipped: true}),
 		knob("retention/longest-by-runes", "the message cut first chosen by utf8.RuneCountInString, not UTF-8 bytes", knobs{longestByRunes: true}),
-	}, append(append(trapMutants(), unionMutants()...), rubyMutants()...)...)
+	}, slices.Concat(trapMutants(), unionMutants(), rubyMutants(), tsMutants())...)
 }
 
 // seeds are the fixed rapid seeds every mutant is certified with.

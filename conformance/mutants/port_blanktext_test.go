@@ -1,0 +1,128 @@
+package mutants
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+	"github.com/sessionref-kit/sessionref-kit/reference/jsstring"
+)
+
+// blankSkipped is a TypeScript port whose projection skips a message when `!text.trim()`
+// instead of `text === ""` (TRAP-STR-TRIM): a message of JavaScript whitespace only is not
+// projected. It is protocol-level: it empties such messages' content in every world it is
+// given (a request's own or a world.define'd one), so the reference skips them.
+type blankSkipped struct{ refadapter.Reference }
+
+func (h *blankSkipped) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	switch req.Op {
+	case protocol.OpPrepare, protocol.OpHostSend, protocol.OpWorldDefine:
+		if w, ok := req.Args.Get("world"); ok {
+			if wo, isObj := w.(*wire.Object); isObj && wo != nil && wo.Has("sessions") {
+				req = withArg(req, "world", withoutBlankMessages(wo))
+			}
+		}
+	}
+	return h.Reference.Handle(ctx, req)
+}
+
+// withoutBlankMessages is a copy of world whose messages with a blank text have no content.
+func withoutBlankMessages(world *wire.Object) *wire.Object {
+	sessions, _ := world.Get("sessions")
+	list, ok := sessions.([]any)
+	if !ok {
+		return world
+	}
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+		so, isObj := s.(*wire.Object)
+		if !isObj || so == nil {
+			continue
+		}
+		surf, _ := so.Get("surface")
+		sf, isObj := surf.(*wire.Object)
+		if !isObj || sf == nil {
+			continue
+		}
+		evs, _ := sf.Get("events")
+		el, isList := evs.([]any)
+		if !isList {
+			continue
+		}
+		nel := make([]any, len(el))
+		for j, e := range el {
+			nel[j] = blankEmptied(e)
+		}
+		out[i] = copyWith(so, "surface", copyWith(sf, "events", nel))
+	}
+	return copyWith(world, "sessions", out)
+}
+
+// blankEmptied returns e with an empty content when it is a message whose text is non-empty
+// but all JavaScript whitespace, and e itself otherwise.
+func blankEmptied(e any) any {
+	eo, isObj := e.(*wire.Object)
+	if !isObj || eo == nil {
+		return e
+	}
+	typ, _ := eo.Get("type")
+	data, _ := eo.Get("data")
+	do, isObj := data.(*wire.Object)
+	if !isObj || do == nil {
+		return e
+	}
+	holder := do // user/message: data.content
+	if typ == "assistant/message" {
+		m, _ := do.Get("message")
+		if holder, isObj = m.(*wire.Object); !isObj || holder == nil {
+			return e
+		}
+	} else if typ != "user/message" {
+		return e
+	}
+	content, _ := holder.Get("content")
+	blocks, isList := content.([]any)
+	if !isList {
+		return e
+	}
+	var texts []string
+	for _, b := range blocks {
+		if bo, isObj := b.(*wire.Object); isObj && bo != nil {
+			if t, _ := bo.Get("type"); t == "text" {
+				if s, ok := bo.Get("text"); ok {
+					if str, isString := s.(string); isString {
+						texts = append(texts, str)
+					}
+				}
+			}
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if text == "" || strings.TrimFunc(text, jsstring.IsSpace) != "" {
+		return e
+	}
+	emptied := copyWith(holder, "content", []any{}) // MUTANT: `!text.trim()` skips it
+	if typ == "assistant/message" {
+		return copyWith(eo, "data", copyWith(do, "message", emptied))
+	}
+	return copyWith(eo, "data", emptied)
+}
+
+// copyWith is a copy of obj with obj[key] set to v (in place of the old value, or last).
+func copyWith(obj *wire.Object, key string, v any) *wire.Object {
+	out := wire.NewObject()
+	for _, k := range obj.Keys() {
+		x, _ := obj.Get(k)
+		if k == key {
+			x = v
+		}
+		out.Set(k, x)
+	}
+	if !obj.Has(key) {
+		out.Set(key, v)
+	}
+	return out
+}
