@@ -43,6 +43,7 @@ func generated() []gfile {
 	files = append(files, identityFiles()...)
 	files = append(files, widthFiles()...)
 	files = append(files, trimFiles()...)
+	files = append(files, lossyFiles()...)
 	return append(files, trapFiles()...)
 }
 

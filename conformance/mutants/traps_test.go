@@ -58,6 +58,7 @@ type trapKnobs struct {
 	hashOrder      bool                                    // references in a hash set's order
 	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
 	foldIDs        bool                                    // ids compared ignoring case (self checks, dedup)
+	lossyEqual     bool                                    // ids and cwds compared as well-formed text: lone surrogates as U+FFFD
 	pathCWD        func(string) string                     // cwds compared as normalized paths
 	narrowLimit    bool                                    // the configured candidateLimit narrowed to int32 where used
 	narrowBudget   bool                                    // the configured maxReferenceBytes narrowed to int32 where used
@@ -112,6 +113,9 @@ func (t trapKnobs) cwd(c *string) *string {
 }
 
 func (t trapKnobs) equal(a, b string) bool {
+	if t.lossyEqual {
+		return jsstring.ToWellFormed(a) == jsstring.ToWellFormed(b) // MUTANT: Rust's to_string_lossy() == to_string_lossy()
+	}
 	if t.canonicalEqual {
 		return nfc(a) == nfc(b)
 	}
@@ -248,6 +252,7 @@ func trapMutants() []mutant {
 		wireTrap("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
 		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
+		trap("trap/rust-lossy-string-equality", "Rust ids and cwds compared and deduplicated as String::from_utf16_lossy: every lone surrogate is U+FFFD, so \\ud800, \\udc00 and \\ufffd are one id", trapKnobs{lossyEqual: true}),
 		trap("trap/csharp-ids-ordinal-ignore-case", "C# HashSet<string>(StringComparer.OrdinalIgnoreCase) and OrdinalIgnoreCase self checks: ids that differ in case are one", trapKnobs{foldIDs: true}),
 		trap("trap/csharp-cwd-ordinal-ignore-case", "C# string.Equals(cwd, agentCwd, StringComparison.OrdinalIgnoreCase): directories that differ in case are one", trapKnobs{pathCWD: strings.ToUpper}),
 		trap("trap/csharp-cwd-trim-ending-separator", "C# Path.TrimEndingDirectorySeparator on both cwds: \"/repo/\" is \"/repo\"", trapKnobs{pathCWD: func(s string) string {
