@@ -44,6 +44,7 @@ func generated() []gfile {
 	files = append(files, widthFiles()...)
 	files = append(files, trimFiles()...)
 	files = append(files, lossyFiles()...)
+	files = append(files, bomRunFiles()...)
 	return append(files, trapFiles()...)
 }
 
