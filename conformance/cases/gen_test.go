@@ -51,6 +51,8 @@ func generated() []gfile {
 	files = append(files, jsObjectFiles()...)
 	files = append(files, blankTextFiles()...)
 	files = append(files, queryPatternFiles()...)
+	files = append(files, lossyFiles()...)
+	files = append(files, bomRunFiles()...)
 	return append(files, trapFiles()...)
 }
 

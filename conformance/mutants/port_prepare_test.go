@@ -40,6 +40,9 @@ func (s *portService) normalize(agentID string, refs []service.Input) ([]service
 		if s.p.k.trap.foldIDs {
 			key = foldKey(key) // MUTANT: ids that differ in case are one
 		}
+		if s.p.k.trap.lossyEqual {
+			key = jsstring.ToWellFormed(key) // MUTANT: a HashSet of lossy Strings
+		}
 		if i, ok := index[key]; ok {
 			if s.p.k.dedupLast {
 				out[i].Label = label // MUTANT: the last occurrence's label wins

@@ -205,6 +205,9 @@ func (s *portService) headTail(enc []byte, head, tail int) (string, int) {
 	if s.p.k.trap.stripAllBOMs {
 		h, t = strings.TrimLeft(h, "\uFEFF"), strings.TrimLeft(t, "\uFEFF") // MUTANT: every leading BOM
 	}
+	if s.p.k.trap.stripAllTailBOMs {
+		t = strings.TrimLeft(t, "\uFEFF") // MUTANT: every leading BOM of the tail
+	}
 	if !s.p.k.keepBOM { // MUTANT keepBOM: TextDecoder's BOM stripping forgotten
 		h, t = strings.TrimPrefix(h, "\uFEFF"), strings.TrimPrefix(t, "\uFEFF")
 	}

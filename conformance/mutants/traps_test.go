@@ -38,37 +38,39 @@ import (
 
 // trapKnobs are the primitives a trap mutant replaces; the zero value is JavaScript's.
 type trapKnobs struct {
-	lower          func(string) string                     // toLocaleLowerCase
-	contains       func(h, n string) bool                  // String.prototype.includes
-	canonicalEqual bool                                    // === as canonical equivalence (Swift ==)
-	unstableSort   bool                                    // Array.prototype.sort with the seed's tie-break dropped
-	space          func(rune) bool                         // the regex's \s
-	lineTerminator func(rune) bool                         // what the regex's `.` does not match
-	payload        func(rune) bool                         // extra characters the bare payload class takes
-	replace        func(string, [4]string) (string, error) // a replacement template instead of a function
-	json           func(string) string                     // JSON.stringify of a string (the URI's id)
-	jsonValue      func(any) ([]byte, error)               // JSON.stringify of the snapshot
-	number         func(float64) string                    // Number-to-String in the snapshot
-	byteLen        func(string) int                        // Buffer.byteLength
-	surrogatePass  bool                                    // lone surrogates encoded as themselves
-	cutReplace     bool                                    // a split character decoded as U+FFFD
-	stripAllBOMs   bool                                    // every leading BOM stripped, not one
-	utf8Unmapped   bool                                    // a strict UTF-8 decoder's error left unmapped
-	jsonLimit      func(text string) (string, bool)        // a JSON parser's own limit error, left unmapped
-	hashOrder      bool                                    // references in a hash set's order
-	falsyCWD       bool                                    // a cwd tested for truthiness: "" as none
-	foldIDs        bool                                    // ids compared ignoring case (self checks, dedup)
-	pathCWD        func(string) string                     // cwds compared as normalized paths
-	narrowLimit    bool                                    // the configured candidateLimit narrowed to int32 where used
-	narrowBudget   bool                                    // the configured maxReferenceBytes narrowed to int32 where used
-	foldScheme     bool                                    // the mention pattern's "dsh-session:" matched ignoring case
-	ignorableScan  bool                                    // the scheme found by a culture-sensitive search (ICU ignorables skipped)
-	newestByValue  bool                                    // "not the newest" decided by value equality, not position
-	int32Budget    bool                                    // maxReferenceBytes narrowed to 32 bits where the budget is compared
-	int32Limit     bool                                    // the candidate limit narrowed to 32 bits where the listing is cut
-	longCreatedAt  bool                                    // a header's createdAt read into a long: truncated, saturated
-	trimTitle      func(string) string                     // a title "sanitized" before it becomes a label
-	trimLabel      func(string) string                     // a Markdown label "sanitized" once unescaped
+	lower            func(string) string                     // toLocaleLowerCase
+	contains         func(h, n string) bool                  // String.prototype.includes
+	canonicalEqual   bool                                    // === as canonical equivalence (Swift ==)
+	unstableSort     bool                                    // Array.prototype.sort with the seed's tie-break dropped
+	space            func(rune) bool                         // the regex's \s
+	lineTerminator   func(rune) bool                         // what the regex's `.` does not match
+	payload          func(rune) bool                         // extra characters the bare payload class takes
+	replace          func(string, [4]string) (string, error) // a replacement template instead of a function
+	json             func(string) string                     // JSON.stringify of a string (the URI's id)
+	jsonValue        func(any) ([]byte, error)               // JSON.stringify of the snapshot
+	number           func(float64) string                    // Number-to-String in the snapshot
+	byteLen          func(string) int                        // Buffer.byteLength
+	surrogatePass    bool                                    // lone surrogates encoded as themselves
+	cutReplace       bool                                    // a split character decoded as U+FFFD
+	stripAllBOMs     bool                                    // every leading BOM stripped, not one
+	stripAllTailBOMs bool                                    // every leading BOM of the tail stripped, not one
+	utf8Unmapped     bool                                    // a strict UTF-8 decoder's error left unmapped
+	jsonLimit        func(text string) (string, bool)        // a JSON parser's own limit error, left unmapped
+	hashOrder        bool                                    // references in a hash set's order
+	falsyCWD         bool                                    // a cwd tested for truthiness: "" as none
+	foldIDs          bool                                    // ids compared ignoring case (self checks, dedup)
+	lossyEqual       bool                                    // ids and cwds compared as well-formed text: lone surrogates as U+FFFD
+	pathCWD          func(string) string                     // cwds compared as normalized paths
+	narrowLimit      bool                                    // the configured candidateLimit narrowed to int32 where used
+	narrowBudget     bool                                    // the configured maxReferenceBytes narrowed to int32 where used
+	foldScheme       bool                                    // the mention pattern's "dsh-session:" matched ignoring case
+	ignorableScan    bool                                    // the scheme found by a culture-sensitive search (ICU ignorables skipped)
+	newestByValue    bool                                    // "not the newest" decided by value equality, not position
+	int32Budget      bool                                    // maxReferenceBytes narrowed to 32 bits where the budget is compared
+	int32Limit       bool                                    // the candidate limit narrowed to 32 bits where the listing is cut
+	longCreatedAt    bool                                    // a header's createdAt read into a long: truncated, saturated
+	trimTitle        func(string) string                     // a title "sanitized" before it becomes a label
+	trimLabel        func(string) string                     // a Markdown label "sanitized" once unescaped
 }
 
 // javaTrim is Java's String.trim(): every code unit up to U+0020 off both ends.
@@ -112,6 +114,9 @@ func (t trapKnobs) cwd(c *string) *string {
 }
 
 func (t trapKnobs) equal(a, b string) bool {
+	if t.lossyEqual {
+		return jsstring.ToWellFormed(a) == jsstring.ToWellFormed(b) // MUTANT: Rust's to_string_lossy() == to_string_lossy()
+	}
 	if t.canonicalEqual {
 		return nfc(a) == nfc(b)
 	}
@@ -231,6 +236,7 @@ func trapMutants() []mutant {
 		trap("trap/python-encode-ignore", "Python s.encode('utf-8', 'ignore'): a lone surrogate counts 0 bytes", trapKnobs{byteLen: func(s string) int { return len(strings.ToValidUTF8(s, "")) }}),
 		trap("trap/python-encode-surrogatepass", "Python encode/decode with 'surrogatepass': a cut text keeps its lone surrogates", trapKnobs{surrogatePass: true}),
 		trap("trap/java-new-string-utf8-cut", "Java new String(bytes, 0, n, UTF_8) at a cut: the split character becomes U+FFFD", trapKnobs{cutReplace: true}),
+		trap("trap/rust-trim-start-matches-bom-tail", "Rust from_utf8_lossy(tail).trim_start_matches('\\u{FEFF}'): every leading BOM of the tail dropped, not one", trapKnobs{stripAllTailBOMs: true}),
 		trap("trap/csharp-trimstart-bom", "C# TrimStart('\\uFEFF') on each decoded piece: every leading BOM dropped", trapKnobs{stripAllBOMs: true}),
 		trap("trap/python-bytes-decode-unmapped", "Python payload.decode('utf-8') with its UnicodeDecodeError not mapped to INVALID_REFERENCE", trapKnobs{utf8Unmapped: true}),
 		trap("trap/python-json-loads-recursion", "Python json.loads under except ValueError: a payload nested beyond the recursion limit raises RecursionError, unmapped", trapKnobs{jsonLimit: pythonRecursion}),
@@ -248,6 +254,7 @@ func trapMutants() []mutant {
 		wireTrap("trap/go-int64-bound", "Go int64 / Rust i64 bound: integers up to 2^63 accepted", int64Bound),
 		wireTrap("trap/python-int-of-string", "Python int(v): numeric strings accepted", numericString),
 		wireTrap("trap/python-none-as-absent", "Python v or default / v is None: null limit, query and label taken as absent", nullAsAbsent),
+		trap("trap/rust-lossy-string-equality", "Rust ids and cwds compared and deduplicated as String::from_utf16_lossy: every lone surrogate is U+FFFD, so \\ud800, \\udc00 and \\ufffd are one id", trapKnobs{lossyEqual: true}),
 		trap("trap/csharp-ids-ordinal-ignore-case", "C# HashSet<string>(StringComparer.OrdinalIgnoreCase) and OrdinalIgnoreCase self checks: ids that differ in case are one", trapKnobs{foldIDs: true}),
 		trap("trap/csharp-cwd-ordinal-ignore-case", "C# string.Equals(cwd, agentCwd, StringComparison.OrdinalIgnoreCase): directories that differ in case are one", trapKnobs{pathCWD: strings.ToUpper}),
 		trap("trap/csharp-cwd-trim-ending-separator", "C# Path.TrimEndingDirectorySeparator on both cwds: \"/repo/\" is \"/repo\"", trapKnobs{pathCWD: func(s string) string {
