@@ -53,6 +53,7 @@ func generated() []gfile {
 	files = append(files, queryPatternFiles()...)
 	files = append(files, lossyFiles()...)
 	files = append(files, bomRunFiles()...)
+	files = append(files, noticeCountFiles()...)
 	return append(files, trapFiles()...)
 }
 

@@ -154,7 +154,11 @@ func (s *portService) truncate(text string, maxBytes int) (string, int) {
 		if k.asciiEllipsis {
 			dots = "..." // MUTANT: ASCII dots in the notice
 		}
-		return kept + "\n[" + dots + " omitted " + strconv.Itoa(omitted) + " UTF-8 bytes " + dots + "]", omitted
+		count := strconv.Itoa(omitted)
+		if k.groupedCount {
+			count = grouped(omitted) // MUTANT: the count written as toLocaleString/"{0:N0}"/f"{n:,}" write it
+		}
+		return kept + "\n[" + dots + " omitted " + count + " UTF-8 bytes " + dots + "]", omitted
 	}
 	bestText, bestOmitted := "", total
 	if k.bestFit {
@@ -212,4 +216,14 @@ func (s *portService) headTail(enc []byte, head, tail int) (string, int) {
 		h, t = strings.TrimPrefix(h, "\uFEFF"), strings.TrimPrefix(t, "\uFEFF")
 	}
 	return h + t, total - prefixEnd - (total - suffixStart)
+}
+
+// grouped writes n with a comma between groups of three digits, as en-US number formatting
+// does ("4,900").
+func grouped(n int) string {
+	d := strconv.Itoa(n)
+	for i := len(d) - 3; i > 0; i -= 3 {
+		d = d[:i] + "," + d[i:]
+	}
+	return d
 }

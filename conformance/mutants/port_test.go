@@ -68,6 +68,9 @@ type knobs struct {
 	blankSkipped   bool // messages whose text is blank (strings.TrimSpace) skipped
 	longestByRunes bool // the longest message chosen by utf8.RuneCountInString, not bytes
 
+	// found by certifying a TypeScript port written from the spec (gen_noticecount_test.go)
+	groupedCount bool // the omission notice's count written with digit grouping ("4,900")
+
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
 	trap trapKnobs
