@@ -36,8 +36,10 @@ var ops = fileOps{
 // flushes it to disk, reads it back and compares, renames it over path, then
 // flushes the folder so the rename itself survives a power cut, and reads path
 // back once more. On any failure before the rename the temporary file is removed
-// and path is untouched. A temporary file is removed by Release when the
-// process is told to stop; one a killed process left, by RemoveStaleTemps.
+// and path is untouched. A process killed or interrupted (no signal is caught:
+// the rename is what makes the new record, so stopping anywhere leaves the old
+// one or the new one whole) leaves at most the temporary file, which the next
+// run removes (RemoveStaleTemps).
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	// The leading dot and trailing .tmp keep a leftover from a crash from ever
@@ -47,8 +49,6 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	name := tmp.Name()
-	hold(name, true)
-	defer hold(name, false)
 	defer func() {
 		if err != nil {
 			tmp.Close()
