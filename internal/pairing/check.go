@@ -84,8 +84,9 @@ type Pair struct {
 	// README pair.
 	Set string `json:"set,omitempty"`
 
-	record *Record // nil unless the record parsed
-	doc    string  // the document's key within its set
+	record  *Record // nil unless the record parsed
+	doc     string  // the document's key within its set
+	refusal string  // why --write refuses a Changed pair without Options.OtherSideNeedsNoChange
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -173,15 +174,14 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 	for _, s := range sides {
 		paths = append(paths, s.Path)
 	}
-	r.prefetch(paths)
-	for _, s := range sides {
-		h, err := r.hashSide(s.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			s.State, s.Problem = SideMissing, plainErr(err)
+	for i, info := range r.hashes(paths...) {
+		s := sides[i]
+		switch h := info.hash; {
+		case errors.Is(info.err, fs.ErrNotExist):
+			s.State, s.Problem = SideMissing, plainErr(info.err)
 			missing = append(missing, QuotePath(s.Path))
-		case err != nil:
-			s.State, s.Problem = SideUnreadable, plainErr(err)
+		case info.err != nil:
+			s.State, s.Problem = SideUnreadable, plainErr(info.err)
 			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
 		case h == s.Recorded:
 			s.State, s.Current = SideUnchanged, h
@@ -190,8 +190,8 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 			s.State, s.Current = SideChanged, h
 			changed = append(changed, QuotePath(s.Path))
 		}
-		if s.Current != "" {
-			s.Conversion = r.conversion(s.Path, s.Current)
+		if info.raw != "" && info.raw != info.hash {
+			s.Conversion = &Conversion{Raw: info.raw, Attributes: r.checkAttrs(s.Path)}
 		}
 		p.Sides = append(p.Sides, s)
 	}
@@ -211,6 +211,8 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 		p.Status = Changed
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
 			changed[0], list(unchanged), writeHint, list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
+		p.refusal = fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
+			changed[0], list(unchanged), list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 	default:
 		p.Status = BothChanged
 		adverb := ""
@@ -251,94 +253,85 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	return c
 }
 
-// sideInfo is what a run learned of a side: its absolute path once checked
-// (checkSide), git's hash of its blob and of its bytes (raw), or why there is
-// none.
+// sideInfo is what a run learned of a side: git's hash of its blob and of its
+// bytes (raw), or why there is none.
 type sideInfo struct {
-	abs, hash, raw string
-	err            error
+	hash, raw string
+	err       error
 }
 
-// side checks rel, once a run, and returns what is known of it.
-func (r *Repo) side(rel string) *sideInfo {
-	if s, ok := r.sides[rel]; ok {
-		return s
-	}
-	s := &sideInfo{}
-	s.abs, s.err = r.checkSide(rel)
+// hashes checks each side once a run (checkSide) and hashes, in one git call,
+// those that pass and have no hash yet: a repository with many pairs costs one
+// `git hash-object` and not one a side. When git refuses the batch, each side
+// is asked alone, so that the error names the side git refused.
+func (r *Repo) hashes(rels ...string) []*sideInfo {
 	if r.sides == nil {
 		r.sides = map[string]*sideInfo{}
 	}
-	r.sides[rel] = s
-	return s
+	infos := make([]*sideInfo, len(rels))
+	var todo []string
+	for i, rel := range rels {
+		s, ok := r.sides[rel]
+		if !ok {
+			s = &sideInfo{err: r.checkSide(rel)}
+			r.sides[rel] = s
+		}
+		if s.err == nil && s.hash == "" {
+			todo = append(todo, rel)
+		}
+		infos[i] = s
+	}
+	if len(todo) == 0 {
+		return infos
+	}
+	hashes, err := r.hashObjects(todo)
+	if err != nil && len(todo) > 1 {
+		for _, rel := range todo {
+			r.hashes(rel)
+		}
+		return infos
+	}
+	raws, rawErr := r.hashObjects(todo, "--no-filters")
+	for i, rel := range todo {
+		if s := r.sides[rel]; err != nil {
+			s.err = err
+		} else {
+			s.hash = hashes[i]
+			if rawErr == nil {
+				s.raw = raws[i]
+			}
+		}
+	}
+	return infos
 }
 
 // checkSide checks that a side stays inside the repository and is a regular
-// file it can open, and returns its resolved absolute path: git is given only
-// files it can read without waiting.
-func (r *Repo) checkSide(rel string) (string, error) {
+// file it can open: git is given only files it can read without waiting.
+func (r *Repo) checkSide(rel string) error {
 	abs, err := r.resolve(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-			return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
+			return fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 		}
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	f, err := openRegular(abs)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.Size() > maxDocument {
-		return "", fmt.Errorf("larger than %d bytes", maxDocument)
+		return fmt.Errorf("larger than %d bytes", maxDocument)
 	}
-	return abs, nil
+	return nil
 }
 
 // hashSide returns git's hash of a side after checking it (checkSide).
 func (r *Repo) hashSide(rel string) (string, error) {
-	r.prefetch([]string{rel})
-	s := r.side(rel)
+	s := r.hashes(rel)[0]
 	return s.hash, s.err
-}
-
-// prefetch hashes, in one git call, every path that checks out as a side and
-// has no hash yet, so that a repository with many pairs costs one `git
-// hash-object` and not one a side. A failing batch is left to the calls for
-// single sides, which then name the side git refused.
-func (r *Repo) prefetch(rels []string) {
-	var todo []string
-	for _, rel := range rels {
-		if s := r.side(rel); s.err == nil && s.hash == "" {
-			todo = append(todo, rel)
-		}
-	}
-	if len(todo) == 0 {
-		return
-	}
-	hashes, err := r.hashObjects(todo)
-	raws, rawErr := r.hashObjects(todo, "--no-filters")
-	for i, rel := range todo {
-		if err == nil {
-			r.sides[rel].hash = hashes[i]
-		} else if len(todo) == 1 {
-			r.sides[rel].err = err
-		}
-		if err == nil && rawErr == nil {
-			r.sides[rel].raw = raws[i]
-		}
-	}
-}
-
-// conversion says how git's blob of a side differs from the file's bytes, or
-// nil when it does not.
-func (r *Repo) conversion(rel, gitHash string) *Conversion {
-	if raw := r.side(rel).raw; raw != "" && raw != gitHash {
-		return &Conversion{Raw: raw, Attributes: r.checkAttrs(rel)}
-	}
-	return nil
 }
 
 // Conversion is set on a side whose blob, as git would store it, differs from
@@ -349,16 +342,6 @@ type Conversion struct {
 	// Attributes are the settings that shape the blob, as `git check-attr`
 	// and `git config core.autocrlf` give them.
 	Attributes map[string]string `json:"attributes,omitempty"`
-}
-
-// unrecordedSide is a side no record names yet, with its hash now.
-func (r *Repo) unrecordedSide(rel string) Side {
-	s := Side{Path: rel, State: SideUnrecorded}
-	var err error
-	if s.Current, err = r.hashSide(rel); err != nil {
-		s.Problem = plainErr(err)
-	}
-	return s
 }
 
 func list(items []string) string {

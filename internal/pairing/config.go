@@ -424,8 +424,12 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
 	first := ""
-	for _, f := range paths {
-		p.Sides = append(p.Sides, r.unrecordedSide(f))
+	for i, info := range r.hashes(paths...) {
+		f := paths[i]
+		p.Sides = append(p.Sides, Side{Path: f, State: SideUnrecorded, Current: info.hash})
+		if info.err != nil {
+			p.Sides[i].Problem = plainErr(info.err)
+		}
 		if !s.readme || path.Base(f) != BaseName {
 			quoted = append(quoted, QuotePath(f))
 			first = cmp.Or(first, f)

@@ -210,16 +210,6 @@ func kindName(n *yaml.Node) string {
 	return "something else"
 }
 
-// Hash returns the recorded hash of name, or "" when the record does not list it.
-func (r *Record) Hash(name string) string {
-	for _, e := range r.Entries {
-		if e.Name == name {
-			return e.Hash
-		}
-	}
-	return ""
-}
-
 // Rewrite returns the record's bytes with every listed side's hash replaced by
 // hashes[name] and the sides in add appended, in order. Comments, blank lines,
 // quoting and key order stay byte for byte; only the hash characters change. The

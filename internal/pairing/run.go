@@ -111,7 +111,11 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	r.files = files
-	r.prefetchAll(files)
+	// Every listed file that can be a side is hashed in one git call.
+	r.hashes(slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		b := path.Base(f)
+		return b != BaseName && !IsTranslationName(b) && !r.covered(f)
+	})...)
 	// Pairs are grouped by what one write replaces: a record.
 	groups := r.groups(files)
 	verdicts := map[string][]Pair{}
@@ -182,18 +186,6 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
-}
-
-// prefetchAll hashes, in one git call, every listed file that can be a side:
-// README.md, README.<lang>.md, and the documents of configured sets.
-func (r *Repo) prefetchAll(files []string) {
-	var sides []string
-	for _, f := range files {
-		if b := path.Base(f); b == BaseName || IsTranslationName(b) || r.covered(f) {
-			sides = append(sides, f)
-		}
-	}
-	r.prefetch(sides)
 }
 
 // argPath turns an argument into a repository-relative path, refusing one
