@@ -344,10 +344,11 @@ type Conversion struct {
 	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
+// list joins what a message names: "a", "a and b", "a, b and c".
 func list(items []string) string {
 	switch len(items) {
 	case 0:
-		return "nothing"
+		return "nothing" // a set's document may have one recorded side
 	case 1:
 		return items[0]
 	case 2:

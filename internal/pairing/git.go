@@ -26,15 +26,7 @@ const (
 
 // HexLen is the length of a hash of this format in hexadecimal digits (40 or 64),
 // or 0 for an unknown format.
-func (f ObjectFormat) HexLen() int {
-	switch f {
-	case SHA1:
-		return 40
-	case SHA256:
-		return 64
-	}
-	return 0
-}
+func (f ObjectFormat) HexLen() int { return map[ObjectFormat]int{SHA1: 40, SHA256: 64}[f] }
 
 // GitTimeout bounds every git call the tool makes. Each call is one batch (one
 // `git hash-object --stdin-paths` for all sides, one `git cat-file --batch`), so

@@ -165,17 +165,12 @@ func checkHash(h string, f ObjectFormat) error {
 	if !hexHash.MatchString(h) {
 		return fmt.Errorf("must be lowercase hexadecimal, found %q", h)
 	}
-	want := f.HexLen()
-	if len(h) == want {
-		return nil
+	if other := map[int]string{40: "SHA-1", 64: "SHA-256"}[len(h)]; len(h) != f.HexLen() && other != "" {
+		return fmt.Errorf("is a %s hash but this repository uses %s: delete the record and re-record with --write", other, f)
+	} else if len(h) != f.HexLen() {
+		return fmt.Errorf("has %d hexadecimal digits, want %d (%s)", len(h), f.HexLen(), f)
 	}
-	switch len(h) {
-	case SHA1.HexLen():
-		return fmt.Errorf("is a SHA-1 hash but this repository uses %s: delete the record and re-record with --write", f)
-	case SHA256.HexLen():
-		return fmt.Errorf("is a SHA-256 hash but this repository uses %s: delete the record and re-record with --write", f)
-	}
-	return fmt.Errorf("has %d hexadecimal digits, want %d (%s)", len(h), want, f)
+	return nil
 }
 
 func yamlError(err error) error {

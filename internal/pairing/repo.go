@@ -48,16 +48,6 @@ func (r *Repo) fixCommand(side string, oneSided bool) string {
 	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + QuotePath(side)
 }
 
-// Rel turns an absolute path inside the root into the slash-separated,
-// repository-relative form every message uses ("." for the root itself).
-func (r *Repo) Rel(abs string) string {
-	rel, err := filepath.Rel(r.Root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
-}
-
 // Abs turns a repository-relative slash path into an absolute path.
 func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
 

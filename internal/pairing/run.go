@@ -209,7 +209,8 @@ func (r *Repo) argPath(base, arg string) (string, error) {
 	if !r.inside(abs) || abs == r.Root {
 		return "", usageErr("%s is outside the repository (%s)", QuotePath(arg), QuotePath(r.Root))
 	}
-	return r.Rel(abs), nil
+	rel, _ := filepath.Rel(r.Root, abs) // inside, so it has one
+	return filepath.ToSlash(rel), nil
 }
 
 // selectArg finds the verdicts an argument names: every pair its record holds,

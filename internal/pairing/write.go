@@ -76,7 +76,11 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	}
 	// The lock goes with the descriptor; the name is the record's now.
 	tmp.Close()
-	syncDir(dir)
+	// Some systems cannot sync a folder; the file is in place then anyway.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 	if err := readBack(path, data); err != nil {
 		return fmt.Errorf("after the rename: %w", err)
 	}
@@ -127,15 +131,6 @@ func RemoveStaleTemps(dir, base string) []string {
 		}
 	}
 	return removed
-}
-
-// syncDir flushes a folder's entries. Some systems cannot sync a folder; the file
-// is already in place then, so this is best effort.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // Written is one hash a --write put in a record.
