@@ -142,28 +142,22 @@ func (r *Repo) resolve(rel string) (string, error) {
 	return real, nil
 }
 
-// loadRecord reads and parses p's record into p.record (a set's record, whose
-// keys are paths, with paths). When it cannot, p becomes the record's
-// Unreadable or Malformed verdict and loadRecord returns false.
-func (r *Repo) loadRecord(p *Pair, paths bool) bool {
-	data, err := r.readRecord(p.Record)
+// readParsed reads the record or config at rel and parses it; when it cannot,
+// it returns the Unreadable or Malformed verdict on it, which says to fix it.
+func (r *Repo) readParsed(rel, fix string, parse func([]byte) error) *Pair {
+	data, err := r.readRecord(rel)
 	if err != nil {
-		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(p.Record), plainErr(err))
-		return false
+		return &Pair{Status: Unreadable, Record: rel, Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(rel), plainErr(err))}
 	}
-	rec, err := parseRecord(data, r.Format, paths)
-	if err != nil {
+	if err := parse(data); err != nil {
+		p := &Pair{Status: Malformed, Record: rel, Message: fmt.Sprintf("%s: %s; %s", QuotePath(rel), err, fix)}
 		var re *RecordError
-		p.Status = Malformed
 		if errors.As(err, &re) {
 			p.Line = re.Line
 		}
-		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(p.Record), err)
-		return false
+		return p
 	}
-	p.record = rec
-	return true
+	return nil
 }
 
 // judge hashes each side a record lists (its Path and Recorded hash) and gives

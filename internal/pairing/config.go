@@ -60,10 +60,11 @@ type setLang struct {
 	literals int
 }
 
-// configState is the parsed config, or why it could not be used.
+// configState is the parsed config, or the one verdict on a config that
+// cannot be used.
 type configState struct {
 	sets []*pairSet
-	err  error // a malformed or unreadable config: reported as one verdict
+	bad  *Pair
 }
 
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
@@ -77,12 +78,10 @@ func (r *Repo) pairingConfig() *configState {
 	if _, err := os.Lstat(r.Abs(ConfigName)); errors.Is(err, fs.ErrNotExist) {
 		return c
 	}
-	data, err := r.readRecord(ConfigName)
-	if err != nil {
-		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
-		return c
-	}
-	c.sets, c.err = parseConfig(data)
+	c.bad = r.readParsed(ConfigName, "fix the config", func(data []byte) (err error) {
+		c.sets, err = parseConfig(data)
+		return err
+	})
 	return c
 }
 
@@ -322,15 +321,6 @@ func (s *pairSet) sides(d map[string]string) []string {
 	return out
 }
 
-// configVerdict is the one verdict on a config that cannot be used.
-func configVerdict(c *configState) Pair {
-	var re *RecordError
-	if !errors.As(c.err, &re) {
-		return Pair{Status: Unreadable, Record: ConfigName, Message: fmt.Sprintf("%s %s", ConfigName, c.err)}
-	}
-	return Pair{Status: Malformed, Record: ConfigName, Line: re.Line, Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
-}
-
 // checkSet returns the verdicts of one record's set: one per recorded document,
 // one per document with two or more languages and no record entry, or the one
 // verdict on a record that cannot be used.
@@ -355,11 +345,15 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	// A record that is there, even as a symbolic link to nothing, is read: one
 	// that cannot be is its verdict, never "no record yet".
 	if _, err := os.Lstat(r.Abs(s.Record)); !errors.Is(err, fs.ErrNotExist) {
-		p := base
-		if !r.loadRecord(&p, !s.readme) {
-			return []Pair{p}
+		var err error
+		if bad := r.readParsed(s.Record, "fix the record, or delete it and re-record with --write", func(data []byte) error {
+			rec, err = parseRecord(data, r.Format, !s.readme)
+			return err
+		}); bad != nil {
+			bad.Set = s.Name
+			return []Pair{*bad}
 		}
-		base, rec = p, p.record
+		base.record = rec
 		if s.readme {
 			for _, e := range rec.Entries {
 				r.readmeNamed[path.Join(s.recordDir, e.Name)] = true

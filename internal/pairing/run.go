@@ -128,9 +128,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		// Every record's folder is visited, for the temporary files an
 		// interrupted --write left there, even when it has no pair yet.
 		order, selected = groups, verdicts
-		if c := r.pairingConfig(); c.err != nil {
+		if c := r.pairingConfig(); c.bad != nil {
 			order = append(slices.Clip(order), &pairSet{Record: ConfigName})
-			selected[ConfigName] = []Pair{configVerdict(c)}
+			selected[ConfigName] = []Pair{*c.bad}
 		}
 	}
 	for i, arg := range o.Paths {
