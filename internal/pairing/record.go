@@ -284,28 +284,16 @@ func yamlKey(name string) string {
 	return strings.TrimSuffix(string(b), "\n")
 }
 
-// yamlLines splits data after each line break as YAML's scanner counts them (the parser's
-// line numbers): CRLF, a lone CR, LF, and NEL, LS and PS. Joined, the lines are data.
+// yamlBreak is a line break as YAML's scanner counts them (the parser's line
+// numbers): CRLF, a lone CR, LF, and NEL, LS and PS.
+var yamlBreak = regexp.MustCompile("\r\n|[\r\n\u0085\u2028\u2029]")
+
+// yamlLines splits data after each line break. Joined, the lines are data.
 func yamlLines(data []byte) [][]byte {
 	var lines [][]byte
 	start := 0
-	for i := 0; i < len(data); {
-		n := 0
-		switch {
-		case data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n':
-			n = 2
-		case data[i] == '\r' || data[i] == '\n':
-			n = 1
-		case bytes.HasPrefix(data[i:], []byte("\u0085")), bytes.HasPrefix(data[i:], []byte("\u2028")), bytes.HasPrefix(data[i:], []byte("\u2029")):
-			_, n = utf8.DecodeRune(data[i:])
-		}
-		if n == 0 {
-			i++
-			continue
-		}
-		i += n
-		lines = append(lines, data[start:i])
-		start = i
+	for _, m := range yamlBreak.FindAllIndex(data, -1) {
+		lines, start = append(lines, data[start:m[1]]), m[1]
 	}
 	return append(lines, data[start:])
 }
