@@ -57,18 +57,10 @@ func lockRecord(abs string, wait time.Duration) (func(), error) {
 			return nil, err
 		}
 		if err != nil && time.Now().After(deadline) {
-			return nil, &LockError{Lock: lock, PID: lockHolder(lock), Wait: wait}
+			data, _ := readRegular(lock, 64) // the holder's pid; 0 when unreadable
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			return nil, &LockError{Lock: lock, PID: pid, Wait: wait}
 		}
 		time.Sleep(delay)
 	}
-}
-
-// lockHolder reads the pid in a lock file, 0 when it cannot.
-func lockHolder(lock string) int {
-	data, err := readRegular(lock, 64)
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	return pid
 }
