@@ -220,26 +220,20 @@ func (r *Repo) hashObjects(paths []string, flags ...string) ([]string, error) {
 // catBlob reads a blob by hash with `git cat-file --batch`; ok is false when
 // the repository does not hold it.
 func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
-	res, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
+	res, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch=%(objecttype) %(objectsize)")
 	if err != nil {
 		return nil, false, err
 	}
-	head, body, found := bytes.Cut(res, []byte("\n"))
-	if !found {
-		return nil, false, fmt.Errorf("git cat-file: short answer")
-	}
-	f := strings.Fields(string(head))
-	if len(f) != 3 {
+	var typ string
+	var size int
+	head, body, _ := bytes.Cut(res, []byte("\n"))
+	if _, err := fmt.Sscanf(string(head), "%s %d", &typ, &size); err != nil {
 		return nil, false, nil // "<oid> missing" (or ambiguous)
 	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil || size > maxDocument {
-		return nil, false, fmt.Errorf("git cat-file: bad answer %q", string(head)+"\n")
+	if size > maxDocument || len(body) < size {
+		return nil, false, fmt.Errorf("git cat-file: bad answer %q", head)
 	}
-	if len(body) < size+1 {
-		return nil, false, fmt.Errorf("git cat-file: short answer")
-	}
-	return body[:size], f[1] == "blob", nil
+	return body[:size], typ == "blob", nil
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on
