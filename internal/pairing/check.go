@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -104,25 +105,9 @@ func (p Pair) Label() string {
 	return strings.Join(names, " <-> ")
 }
 
-// Has reports whether the pair has a side at the repository-relative path rel.
-func (p Pair) Has(rel string) bool {
-	for _, s := range p.Sides {
-		if s.Path == rel {
-			return true
-		}
-	}
-	return false
-}
-
-// readRecord reads a record after checking that it, through any symbolic links,
-// stays inside the repository and is a regular file.
-func (r *Repo) readRecord(recRel string) ([]byte, error) {
-	abs, err := r.resolve(recRel)
-	if err != nil {
-		return nil, err
-	}
-	// A record is a few lines; refuse something absurd rather than read it all.
-	return readRegular(abs, 1<<20)
+// has reports whether the pair has a side at the repository-relative path rel.
+func (p Pair) has(rel string) bool {
+	return slices.ContainsFunc(p.Sides, func(s Side) bool { return s.Path == rel })
 }
 
 // errOutside marks a path that leads out of the repository through a symbolic link.
@@ -131,8 +116,7 @@ var errOutside = errors.New("symbolic link leads outside the repository")
 // resolve returns the absolute path of rel with symbolic links followed, or an error
 // if that leaves the repository. A missing file resolves to an fs.ErrNotExist error.
 func (r *Repo) resolve(rel string) (string, error) {
-	abs := r.Abs(rel)
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := filepath.EvalSymlinks(r.Abs(rel))
 	if err != nil {
 		return "", err
 	}
@@ -142,10 +126,15 @@ func (r *Repo) resolve(rel string) (string, error) {
 	return real, nil
 }
 
-// readParsed reads the record or config at rel and parses it; when it cannot,
-// it returns the Unreadable or Malformed verdict on it, which says to fix it.
+// readParsed reads the record or config at rel, a regular file inside the
+// repository through any symbolic links, and parses it; when it cannot, it
+// returns the Unreadable or Malformed verdict on it, which says to fix it.
 func (r *Repo) readParsed(rel, fix string, parse func([]byte) error) *Pair {
-	data, err := r.readRecord(rel)
+	abs, err := r.resolve(rel)
+	var data []byte
+	if err == nil {
+		data, err = readRegular(abs, 1<<20) // a few lines; refuse something absurd
+	}
 	if err != nil {
 		return &Pair{Status: Unreadable, Record: rel, Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(rel), plainErr(err))}
 	}

@@ -223,7 +223,7 @@ func (r *Repo) selectArg(arg, rel string, groups []*pairSet, verdicts map[string
 	for _, s := range setsFirst {
 		var pick []Pair
 		for _, p := range verdicts[s.Record] {
-			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.Has(rel) {
+			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.has(rel) {
 				pick = append(pick, p)
 			}
 		}

@@ -252,7 +252,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 				if p.Status != Unrecorded {
 					p.Action = action
 					for _, w := range wrote {
-						if p.Has(w.Path) {
+						if p.has(w.Path) {
 							p.Wrote = append(p.Wrote, w)
 						}
 					}
