@@ -282,21 +282,12 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 		}
 		return strings.TrimPrefix(name, BaseName), "", true
 	}
-	if rel == s.Record || rel == ConfigName {
+	if rel == s.Record || rel == ConfigName || slices.ContainsFunc(s.exclude, func(e setLang) bool { return e.re.MatchString(rel) }) {
 		return "", "", false
-	}
-	for _, e := range s.exclude {
-		if e.re.MatchString(rel) {
-			return "", "", false
-		}
 	}
 	best := -1
 	for _, l := range s.langs {
-		m := l.re.FindStringSubmatch(rel)
-		if m == nil {
-			continue
-		}
-		if l.literals > best {
+		if m := l.re.FindStringSubmatch(rel); m != nil && l.literals > best {
 			best, tag, key, ok = l.literals, l.tag, strings.Join(m[1:], "\x00"), true
 		}
 	}
