@@ -105,11 +105,8 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	if out.over {
 		return out.buf.Bytes(), &GitError{Args: args, Stderr: fmt.Sprintf("more than %d bytes of output; stopped", limit), Err: errTooLong}
 	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		if slices.Contains(okStatus, exit.ExitCode()) {
-			err = nil
-		}
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && slices.Contains(okStatus, exit.ExitCode()) {
+		err = nil
 	}
 	if err != nil {
 		ge := &GitError{Args: args, Stderr: errOut.buf.String(), Err: err}
@@ -281,20 +278,17 @@ type Changes struct {
 // returns the counts of --numstat and the patch (the hunks only), cut at
 // maxDiffBytes.
 func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
-	tmp, err := os.CreateTemp("", "verify-translation-pairing-*")
+	dir, err := os.MkdirTemp("", "verify-translation-pairing-*")
 	if err != nil {
 		return Changes{}, err
 	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(old)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "confirmed")
+	if err := os.WriteFile(tmp, old, 0o600); err != nil {
 		return Changes{}, err
 	}
 	res, err := runGit(r.Root, nil, maxDiffBytes+4096, []int{1}, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp.Name(), rel)
+		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp, rel)
 	over := errors.Is(err, errTooLong)
 	if err != nil && !over {
 		return Changes{}, err
@@ -311,13 +305,11 @@ func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
 	c.Added, _ = strconv.Atoi(f[0])
 	c.Removed, _ = strconv.Atoi(f[1])
 	if i := strings.Index(patch, "\n@@ "); i >= 0 {
-		q := QuotePath(rel)
+		q, open := QuotePath(rel), "" // a quoted path's quote opens before a/ and b/, as git writes it
 		if strings.HasPrefix(q, `"`) {
-			c.Diff = fmt.Sprintf("--- \"a/%s\n+++ \"b/%s\n", q[1:], q[1:])
-		} else {
-			c.Diff = fmt.Sprintf("--- a/%s\n+++ b/%s\n", q, q)
+			q, open = q[1:], `"`
 		}
-		c.Diff += patch[i+1:]
+		c.Diff = fmt.Sprintf("--- %sa/%s\n+++ %sb/%s\n", open, q, open, q) + patch[i+1:]
 	}
 	if over || len(c.Diff) > maxDiffBytes {
 		cut := strings.LastIndexByte(c.Diff[:min(len(c.Diff), maxDiffBytes)], '\n') + 1

@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -34,12 +35,7 @@ func unsafeRune(r rune) bool {
 		r == utf8.RuneError
 }
 
-func octal(b *strings.Builder, c byte) {
-	b.WriteByte('\\')
-	b.WriteByte('0' + c>>6)
-	b.WriteByte('0' + (c>>3)&7)
-	b.WriteByte('0' + c&7)
-}
+func octal(b *strings.Builder, c byte) { fmt.Fprintf(b, "\\%03o", c) }
 
 // EscapeTerminal returns s with every byte QuotePath would escape written as a
 // C escape, without surrounding quotes: for printing a file's own lines (a diff)
