@@ -110,9 +110,6 @@ func (p Pair) has(rel string) bool {
 	return slices.ContainsFunc(p.Sides, func(s Side) bool { return s.Path == rel })
 }
 
-// errOutside marks a path that leads out of the repository through a symbolic link.
-var errOutside = errors.New("symbolic link leads outside the repository")
-
 // resolve returns the absolute path of rel with symbolic links followed, or an error
 // if that leaves the repository. A missing file resolves to an fs.ErrNotExist error.
 func (r *Repo) resolve(rel string) (string, error) {
@@ -121,7 +118,7 @@ func (r *Repo) resolve(rel string) (string, error) {
 		return "", err
 	}
 	if !r.inside(real) {
-		return "", fmt.Errorf("%w (to %s)", errOutside, QuotePath(real))
+		return "", fmt.Errorf("symbolic link leads outside the repository (to %s)", QuotePath(real))
 	}
 	return real, nil
 }
@@ -311,12 +308,6 @@ func (r *Repo) checkSide(rel string) error {
 	return nil
 }
 
-// hashSide returns git's hash of a side after checking it (checkSide).
-func (r *Repo) hashSide(rel string) (string, error) {
-	s := r.hashes(rel)[0]
-	return s.hash, s.err
-}
-
 // Conversion is set on a side whose blob, as git would store it, differs from
 // the file's bytes (end-of-line conversion, ident, a clean filter).
 type Conversion struct {
@@ -334,8 +325,6 @@ func list(items []string) string {
 		return "nothing" // a set's document may have one recorded side
 	case 1:
 		return items[0]
-	case 2:
-		return items[0] + " and " + items[1]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
