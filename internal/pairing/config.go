@@ -11,7 +11,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -317,7 +316,6 @@ func (s *pairSet) sides(d map[string]string) []string {
 // verdict on a record that cannot be used.
 func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	docs := map[string]map[string]string{} // document key → tag → path of its files
-	var order []string
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
 		if !ok || s.readme && tag != "" && r.covered(f) {
@@ -325,7 +323,6 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 		if docs[key] == nil {
 			docs[key] = map[string]string{}
-			order = append(order, key)
 		}
 		docs[key][tag] = f
 	}
@@ -345,16 +342,12 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			return []Pair{*bad}
 		}
 		base.record = rec
-		if s.readme {
-			for _, e := range rec.Entries {
-				r.readmeNamed[path.Join(s.recordDir, e.Name)] = true
-			}
-		}
 		for _, e := range rec.Entries {
 			rel := path.Join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
 			if s.readme {
 				key, ok = "", true // a README record may pair any files of its folder
+				r.readmeNamed[rel] = true
 			}
 			if !ok {
 				p := base
@@ -370,8 +363,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 	}
 	// The recorded documents in the record's order, then the others by key.
-	sort.Strings(order)
-	for _, key := range order {
+	for _, key := range slices.Sorted(maps.Keys(docs)) {
 		if recRecorded[key] == nil {
 			recOrder = append(recOrder, key)
 		}
@@ -390,12 +382,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		} else if len(d) < 2 || slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
 			continue // nothing to pair yet, or a README.i18n.yaml beside it pairs it (checked first)
 		}
-		var extra []string
-		for _, f := range s.sides(d) {
-			if !named[f] {
-				extra = append(extra, f)
-			}
-		}
+		extra := slices.DeleteFunc(s.sides(d), func(f string) bool { return named[f] })
 		// Beside a README.md, what is new must be a translation.
 		if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
 			out = append(out, r.unrecordedDoc(s, base, key, extra, rec != nil))

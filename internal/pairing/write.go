@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -171,15 +172,11 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	defer unlock()
 	var now []Pair // the fresh verdicts of what the user named
 	for _, p := range r.checkSet(s, r.files) {
-		if len(p.Sides) == 0 {
-			now = append(now, p) // a record that cannot be used answers for all it would name
-			continue
-		}
-		for _, q := range selected {
-			if p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded) {
-				now = append(now, p)
-				break
-			}
+		// A record that cannot be used answers for all it would name.
+		if len(p.Sides) == 0 || slices.ContainsFunc(selected, func(q Pair) bool {
+			return p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded)
+		}) {
+			now = append(now, p)
 		}
 	}
 	if len(now) == 0 {
@@ -247,20 +244,18 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	}
 	var out []Pair
 	for _, p := range r.checkSet(s, r.files) {
-		for _, q := range now {
-			if p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) {
-				if p.Status != Unrecorded {
-					p.Action = action
-					for _, w := range wrote {
-						if p.has(w.Path) {
-							p.Wrote = append(p.Wrote, w)
-						}
-					}
+		if !slices.ContainsFunc(now, func(q Pair) bool { return p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) }) {
+			continue
+		}
+		if p.Status != Unrecorded {
+			p.Action = action
+			for _, w := range wrote {
+				if p.has(w.Path) {
+					p.Wrote = append(p.Wrote, w)
 				}
-				out = append(out, p)
-				break
 			}
 		}
+		out = append(out, p)
 	}
 	return out
 }
