@@ -165,31 +165,13 @@ func FindRepo(dir string) (*Repo, error) {
 // listFiles lists the repository's files, slash-separated and relative to the
 // root: `git ls-files` (tracked, and untracked ones .gitignore does not exclude,
 // so a new translation shows before `git add`), or a folder walk outside git.
-// The listing is made once per Repo.
 func (r *Repo) listFiles() ([]string, error) {
-	if r.listed != nil {
-		return r.listed, nil
+	if r.GitDir == "" {
+		return walkFiles(r.Root)
 	}
-	files := []string{}
-	if r.GitDir != "" {
-		out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range strings.Split(string(out), "\x00") {
-			// An unmerged path is listed once per stage, one after the other.
-			if f != "" && (len(files) == 0 || files[len(files)-1] != f) {
-				files = append(files, f)
-			}
-		}
-	} else {
-		var err error
-		if files, err = walkFiles(r.Root); err != nil {
-			return nil, err
-		}
-	}
-	r.listed = files
-	return files, nil
+	out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	// An unmerged path is listed once per stage, one after the other.
+	return slices.Compact(strings.FieldsFunc(string(out), func(c rune) bool { return c == 0 })), err
 }
 
 // hashObjects hashes the repository-relative paths as `git add` would store them:

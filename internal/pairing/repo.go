@@ -29,10 +29,9 @@ type Repo struct {
 	// --other-side-needs-no-change".
 	FixOneSided string
 
-	sides  map[string]*sideInfo // what a run learned of each side, asked once
-	conf   *configState         // the repository-level pairing config, loaded on first use
-	listed []string             // the repository's files, listed on first use
-	files  []string             // this run's files: the listing and what the user named
+	sides map[string]*sideInfo // what a run learned of each side, asked once
+	conf  *configState         // the repository-level pairing config, loaded on first use
+	files []string             // this run's files: the listing and what the user named
 
 	// readmeNamed holds the paths README records name, so that a set whose
 	// patterns also match a README pair leaves that pair to its record.
@@ -106,10 +105,7 @@ func walkFiles(root string) ([]string, error) {
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
+		rel, _ := filepath.Rel(root, p) // p is below root, so it has one
 		files = append(files, filepath.ToSlash(rel))
 		return nil
 	})
