@@ -43,7 +43,8 @@ func (r *Report) OK() bool { return r.Summary.NotConfirmed == 0 }
 
 // Options says what a run checks and whether it writes.
 type Options struct {
-	// Dir is the folder relative Paths are taken from; "" means the current one.
+	// Dir is the folder relative Paths are taken from (itself relative to the
+	// current one, or "" for it).
 	Dir string
 	// Paths name records or sides of pairs; none means every pair in the repository.
 	Paths []string
@@ -91,14 +92,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	var rels []string
 	if len(o.Paths) > 0 {
 		rep.Discovery = DiscoveryArgs
-		base := o.Dir
-		if base == "" {
-			if base, err = os.Getwd(); err != nil {
-				return nil, err
-			}
-		}
 		for _, arg := range o.Paths {
-			rel, err := r.argPath(base, arg)
+			rel, err := r.argPath(o.Dir, arg)
 			if err != nil {
 				return nil, err
 			}
@@ -188,8 +183,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	return rep, nil
 }
 
-// argPath turns an argument into a repository-relative path, refusing one
-// outside the repository.
+// argPath turns an argument, relative to base (itself relative to the current
+// folder, or "" for it), into a repository-relative path, refusing one outside
+// the repository.
 func (r *Repo) argPath(base, arg string) (string, error) {
 	if arg == "" {
 		return "", usageErr("an empty path is not a record or a side of a pair")
@@ -198,7 +194,10 @@ func (r *Repo) argPath(base, arg string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
-	p = filepath.Clean(p)
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
 	// Resolve the folder's symbolic links (the file itself may be missing, or be
 	// a link, which the check reports), then insist on staying in the repository.
 	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
