@@ -149,7 +149,6 @@ func (r *Repo) readParsed(rel, fix string, parse func([]byte) error) *Pair {
 // judge hashes each side a record lists (its Path and Recorded hash) and gives
 // the pair its sides, status and message.
 func (r *Repo) judge(p *Pair, sides []Side) {
-	recRel := p.Record
 	var changed, unchanged, missing, unreadable, paths []string
 	for _, s := range sides {
 		paths = append(paths, s.Path)
@@ -180,13 +179,13 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 	case len(missing) > 0:
 		p.Status = Missing
 		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
-			list(missing), pronoun(missing, "is", "are"), QuotePath(recRel))
+			list(missing), pronoun(missing, "is", "are"), QuotePath(p.Record))
 	case len(unreadable) > 0:
 		p.Status = Unreadable
 		p.Message = strings.Join(unreadable, "; ")
 	case len(changed) == 0:
 		p.Status = Confirmed
-		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(recRel))
+		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(p.Record))
 	case len(changed) == 1:
 		p.Status = Changed
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",

@@ -15,14 +15,10 @@ import (
 // the bidirectional overrides that can make a line read differently from its
 // bytes, and bytes that are not valid UTF-8.
 func QuotePath(p string) string {
-	if !needsQuote(p) {
+	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) }) {
 		return p
 	}
 	return `"` + escape(p, true) + `"`
-}
-
-func needsQuote(p string) bool {
-	return strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) })
 }
 
 // unsafeRune reports the code points a terminal may act on rather than show,
@@ -34,8 +30,6 @@ func unsafeRune(r rune) bool {
 		r == 0x2028 || r == 0x2029 || r == 0xfeff || // line and paragraph separators, BOM
 		r == utf8.RuneError
 }
-
-func octal(b *strings.Builder, c byte) { fmt.Fprintf(b, "\\%03o", c) }
 
 // EscapeTerminal returns s with every byte QuotePath would escape written as a
 // C escape, without surrounding quotes: for printing a file's own lines (a diff)
@@ -59,7 +53,7 @@ func escape(s string, path bool) string {
 				b.WriteByte('\\')
 				b.WriteByte("abtnvfr\"\\"[e])
 			case c < 0x20 || c == 0x7f:
-				octal(&b, c)
+				fmt.Fprintf(&b, "\\%03o", c)
 			default:
 				b.WriteByte(c)
 			}
@@ -69,7 +63,7 @@ func escape(s string, path bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if unsafeRune(r) {
 			for j := 0; j < size; j++ {
-				octal(&b, s[i+j])
+				fmt.Fprintf(&b, "\\%03o", s[i+j])
 			}
 		} else {
 			b.WriteString(s[i : i+size])

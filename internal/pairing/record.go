@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -176,8 +177,7 @@ func yamlError(err error) error {
 	msg := err.Error()
 	for _, line := range strings.Split(msg, "\n") {
 		if m := yamlLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-			var n int
-			fmt.Sscan(m[1], &n)
+			n, _ := strconv.Atoi(m[1])
 			return &RecordError{Line: n, Msg: "not valid YAML: " + m[2]}
 		}
 	}

@@ -124,7 +124,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		// interrupted --write left there, even when it has no pair yet.
 		order, selected = groups, verdicts
 		if c := r.pairingConfig(); c.bad != nil {
-			order = append(slices.Clip(order), &pairSet{Record: ConfigName})
+			order = append(slices.Clip(order), &pairSet{Record: ConfigName, recordDir: "."})
 			selected[ConfigName] = []Pair{*c.bad}
 		}
 	}
@@ -144,10 +144,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	}
 	for _, s := range order {
 		pairs := selected[s.Record]
-		dir, base := path.Split(s.Record)
-		dir = path.Clean(dir)
-		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(dir, n))
+		for _, n := range RemoveStaleTemps(r.Abs(s.recordDir), path.Base(s.Record)) {
+			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(s.recordDir, n))
 		}
 		if o.Write && len(pairs) > 0 {
 			pairs = r.writeGroup(s, pairs, o)
