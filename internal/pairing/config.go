@@ -385,13 +385,14 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		extra := slices.DeleteFunc(s.sides(d), func(f string) bool { return named[f] })
 		// Beside a README.md, what is new must be a translation.
 		if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
-			out = append(out, r.unrecordedDoc(s, base, key, extra, rec != nil))
+			out = append(out, r.unrecordedDoc(s, base, key, extra))
 		}
 	}
 	return out
 }
 
-func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, hasRecord bool) Pair {
+// unrecordedDoc is the verdict on a document's sides that base.record (if any) does not name.
+func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string) Pair {
 	p := base
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
@@ -412,7 +413,7 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 		b := QuotePath(path.Join(s.recordDir, BaseName))
 		matches, what, them = b, "beside "+b, "the pair"
 	}
-	if hasRecord {
+	if base.record != nil {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
 			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first, false))
 	} else {

@@ -58,14 +58,10 @@ var (
 	hexHash  = regexp.MustCompile(`^[0-9a-f]+$`)
 )
 
-// ParseRecord parses and validates a record whose hashes must be of format f.
+// parseRecord parses and validates a record whose hashes must be of format f.
 // It guesses nothing: anything but a single flat mapping of at least two distinct
-// file names, each beside the record, to lowercase hexadecimal hashes of the right
-// length is reported as a *RecordError.
-func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
-	return parseRecord(data, f, false)
-}
-
+// file names, each beside the record (or, with paths, below its folder), to
+// lowercase hexadecimal hashes of the right length is reported as a *RecordError.
 func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	if !utf8.Valid(data) {
 		return nil, recordErr(0, "not valid UTF-8")
