@@ -171,16 +171,14 @@ func parseConfig(data []byte) ([]*pairSet, error) {
 		if cs.Languages.Kind != yaml.MappingNode || len(langs) < 4 {
 			return fail(line, "a set needs languages: a mapping of two or more language tags to patterns")
 		}
-		seen := map[string]bool{}
 		for i := 0; i+1 < len(langs); i += 2 {
 			k, v := langs[i], langs[i+1]
 			if !langTag.MatchString(k.Value) {
 				return fail(k.Line, "%q is not a language tag (like en, zh-CN, pt_BR, zh-Hans)", k.Value)
 			}
-			if seen[k.Value] {
+			if slices.ContainsFunc(s.langs, func(l setLang) bool { return l.tag == k.Value }) {
 				return fail(k.Line, "language %q is listed twice", k.Value)
 			}
-			seen[k.Value] = true
 			if v.Kind != yaml.ScalarNode || v.Value == "" {
 				return fail(v.Line, "the pattern of %q must be a string", k.Value)
 			}
@@ -426,12 +424,10 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string) 
 // covered reports whether a configured set claims rel as one of its documents,
 // so the README default leaves it to the set.
 func (r *Repo) covered(rel string) bool {
-	for _, s := range r.pairingConfig().sets {
-		if _, _, ok := s.classify(rel); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.pairingConfig().sets, func(s *pairSet) bool {
+		_, _, ok := s.classify(rel)
+		return ok
+	})
 }
 
 // Relevant reports whether a change to the repository-relative path rel can

@@ -47,9 +47,7 @@ func escape(s string, path bool) string {
 			switch e := strings.IndexByte("\a\b\t\n\v\f\r\"\\", c); {
 			case !path && c == '\t', !path && (c == '"' || c == '\\'):
 				b.WriteByte(c)
-			case !path && c == '\r':
-				b.WriteString(`\r`)
-			case path && e >= 0:
+			case e >= 0 && (path || c == '\r'):
 				b.WriteByte('\\')
 				b.WriteByte("abtnvfr\"\\"[e])
 			case c < 0x20 || c == 0x7f:

@@ -244,15 +244,13 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		}
 	}
 	// Read the result back: it must list exactly the intended sides and hashes.
-	var want []Entry
-	for _, e := range append(slices.Clip(r.Entries), add...) {
-		want = append(want, Entry{Name: e.Name, Hash: cmp.Or(hashes[e.Name], e.Hash)})
-	}
 	back, err := parseRecord(out, f, r.paths)
 	if err != nil {
 		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
 	}
-	if !slices.EqualFunc(back.Entries, want, func(a, b Entry) bool { return a.Name == b.Name && a.Hash == b.Hash }) {
+	if !slices.EqualFunc(back.Entries, append(slices.Clip(r.Entries), add...), func(got, want Entry) bool {
+		return got.Name == want.Name && got.Hash == cmp.Or(hashes[want.Name], want.Hash)
+	}) {
 		return nil, errors.New("the rewritten record would not read back as intended")
 	}
 	return out, nil
