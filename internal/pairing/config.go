@@ -69,19 +69,16 @@ type configState struct {
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
 
 func (r *Repo) pairingConfig() *configState {
-	if r.conf != nil {
-		return r.conf
+	if r.conf == nil {
+		r.conf = &configState{}
+		if _, err := os.Lstat(r.Abs(ConfigName)); !errors.Is(err, fs.ErrNotExist) {
+			r.conf.bad = r.readParsed(ConfigName, "fix the config", func(data []byte) (err error) {
+				r.conf.sets, err = parseConfig(data)
+				return err
+			})
+		}
 	}
-	c := &configState{}
-	r.conf = c
-	if _, err := os.Lstat(r.Abs(ConfigName)); errors.Is(err, fs.ErrNotExist) {
-		return c
-	}
-	c.bad = r.readParsed(ConfigName, "fix the config", func(data []byte) (err error) {
-		c.sets, err = parseConfig(data)
-		return err
-	})
-	return c
+	return r.conf
 }
 
 // configFile is the config as written: a set's record and languages stay
@@ -349,8 +346,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 			}
 			if !ok {
 				p := base
-				p.Status = Malformed
-				p.Line = e.Line
+				p.Status, p.Line = Malformed, e.Line
 				p.Message = fmt.Sprintf("%s: line %d: %s matches no pattern of set %s; fix the record or the config", QuotePath(s.Record), e.Line, QuotePath(e.Name), QuotePath(s.Name))
 				return []Pair{p}
 			}

@@ -170,14 +170,12 @@ func (r *Repo) Run(o Options) (*Report, error) {
 				s.PathQuoted = QuotePath(s.Path)
 			}
 		}
-		rep.Summary.Pairs++
 		rep.Summary.ByStatus[p.Status]++
 		if p.OK() {
 			rep.Summary.Confirmed++
-		} else {
-			rep.Summary.NotConfirmed++
 		}
 	}
+	rep.Summary.Pairs, rep.Summary.NotConfirmed = len(rep.Pairs), len(rep.Pairs)-rep.Summary.Confirmed
 	return rep, nil
 }
 
