@@ -49,6 +49,7 @@ type pairSet struct {
 	langs     []setLang
 	exclude   []setLang
 	readme    bool
+	files     []string // a README folder's files (a configured set's are the run's)
 }
 
 type setLang struct {
@@ -309,8 +310,12 @@ func (s *pairSet) sides(d map[string]string) []string {
 // checkSet returns the verdicts of one record's set: one per recorded document,
 // one per document with two or more languages and no record entry, or the one
 // verdict on a record that cannot be used.
-func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
+func (r *Repo) checkSet(s *pairSet) []Pair {
 	docs := map[string]map[string]string{} // document key → tag → path of its files
+	files := r.files
+	if s.readme {
+		files = s.files
+	}
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
 		if !ok || s.readme && tag != "" && r.covered(f) {

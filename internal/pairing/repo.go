@@ -73,17 +73,18 @@ const (
 
 // groups returns what each record holds, in the order of the report: the
 // README folders (sorted, "." for the root), any folder with a README.md or a
-// README.i18n.yaml, then the configured sets.
+// README.i18n.yaml, then the configured sets. A README folder's set holds its
+// folder's files, the only ones that can be its sides.
 func (r *Repo) groups(files []string) []*pairSet {
-	dirs := map[string]bool{}
+	inDir := map[string][]string{}
 	for _, f := range files {
-		if dir, name := path.Split(f); name == BaseName || name == RecordName {
-			dirs[path.Clean(dir)] = true
-		}
+		inDir[path.Dir(f)] = append(inDir[path.Dir(f)], f)
 	}
 	var gs []*pairSet
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true})
+	for _, d := range slices.Sorted(maps.Keys(inDir)) {
+		if slices.ContainsFunc(inDir[d], func(f string) bool { return path.Base(f) == BaseName || path.Base(f) == RecordName }) {
+			gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true, files: inDir[d]})
+		}
 	}
 	return append(gs, r.pairingConfig().sets...)
 }

@@ -115,7 +115,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	groups := r.groups(files)
 	verdicts := map[string][]Pair{}
 	for _, s := range groups {
-		verdicts[s.Record] = r.checkSet(s, files)
+		verdicts[s.Record] = r.checkSet(s)
 	}
 	var order []*pairSet
 	selected := map[string][]Pair{}

@@ -171,7 +171,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	}
 	defer unlock()
 	var now []Pair // the fresh verdicts of what the user named
-	for _, p := range r.checkSet(s, r.files) {
+	for _, p := range r.checkSet(s) {
 		// A record that cannot be used answers for all it would name.
 		if len(p.Sides) == 0 || slices.ContainsFunc(selected, func(q Pair) bool {
 			return p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded)
@@ -243,7 +243,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 		return fail("failed", err)
 	}
 	var out []Pair
-	for _, p := range r.checkSet(s, r.files) {
+	for _, p := range r.checkSet(s) {
 		if !slices.ContainsFunc(now, func(q Pair) bool { return p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) }) {
 			continue
 		}
