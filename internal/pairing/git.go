@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,10 +38,12 @@ var GitTimeout = 30 * time.Second
 // errTooLong is the error of a git call stopped at its output limit.
 var errTooLong = errors.New("output over its limit")
 
-// Output limits of git calls: a listing, the hashes of the sides, or one diff.
+// Output limits of git calls: a listing, what git says on stderr, and one
+// diff, whose text a report clips at maxDiffBytes.
 const (
-	maxListing = 256 << 20
-	maxStderr  = 8 << 10
+	maxListing   = 256 << 20
+	maxStderr    = 8 << 10
+	maxDiffBytes = 64 << 10
 )
 
 // GitError is a git call that failed: its arguments and git's own words.
@@ -53,11 +56,7 @@ type GitError struct {
 // Error names the call and quotes what git said (its last lines, escaped later
 // for the terminal like every message).
 func (e *GitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		msg = e.Err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), cmp.Or(strings.TrimSpace(e.Stderr), e.Err.Error()))
 }
 
 // Unwrap returns the process error (exit status, timeout, missing binary).
@@ -234,9 +233,6 @@ func (r *Repo) checkAttrs(path string) map[string]string {
 	}
 	return attrs
 }
-
-// Limits on what a diff shows: the text is clipped at maxDiffBytes.
-const maxDiffBytes = 64 << 10
 
 // Changes is what changed in one side since the confirmed state, when the
 // repository holds the confirmed blob.

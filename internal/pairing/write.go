@@ -106,10 +106,7 @@ func readBack(path string, data []byte) error {
 // lock first, without waiting: while another --write holds it, its files are
 // live and stay. It returns the names it removed.
 func RemoveStaleTemps(dir, base string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
+	entries, _ := os.ReadDir(dir) // what cannot be listed is not removed
 	var stale []string
 	temp := regexp.MustCompile(`^(\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.tmp|` + regexp.QuoteMeta(base) + `\.lock)$`)
 	for _, e := range entries {
