@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/sessionref-kit/sessionref-kit/internal/pairing"
 )
@@ -107,19 +105,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitConfirmed
 		}
 		paths = nil
-	}
-	if write {
-		// A signal during --write removes the temporary record being written.
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-		defer func() { signal.Stop(sig); close(sig) }()
-		go func() {
-			if s, ok := <-sig; ok {
-				pairing.Release()
-				fmt.Fprintf(stderr, "verify-translation-pairing: stopped by %v; the record was left as it was\n", s)
-				os.Exit(exitUsage)
-			}
-		}()
 	}
 	rep, err := repo.Run(pairing.Options{Dir: dir, Paths: paths, Write: write, OtherSideNeedsNoChange: oneSided})
 	if err != nil {

@@ -373,6 +373,20 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// A path named under a relative -C is taken from that folder, as git -C does.
+func TestRelativeFolder(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "README.md", "hello\n")
+	put(t, root, "README.zh.md", "你好\n")
+	t.Chdir(filepath.Dir(root))
+	if r := cli(filepath.Base(root), "--write", "README.md"); r.code != 0 || !strings.Contains(r.stdout, "created the record") {
+		t.Errorf("--write under a relative -C: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := cli(filepath.Base(root), "README.zh.md"); r.code != 0 {
+		t.Errorf("a check under a relative -C: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // --json prints the documented schema; decoding it gives back the verdicts.
 func TestJSON(t *testing.T) {
 	root := newRepo(t, "sha256")

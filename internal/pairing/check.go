@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -84,8 +85,9 @@ type Pair struct {
 	// README pair.
 	Set string `json:"set,omitempty"`
 
-	record *Record // nil unless the record parsed
-	doc    string  // the document's key within its set
+	record  *Record // nil unless the record parsed
+	doc     string  // the document's key within its set
+	refusal string  // why --write refuses a Changed pair without Options.OtherSideNeedsNoChange
 }
 
 // OK reports whether the pair is confirmed (and, under --write, was written).
@@ -103,85 +105,62 @@ func (p Pair) Label() string {
 	return strings.Join(names, " <-> ")
 }
 
-// Has reports whether the pair has a side at the repository-relative path rel.
-func (p Pair) Has(rel string) bool {
-	for _, s := range p.Sides {
-		if s.Path == rel {
-			return true
-		}
-	}
-	return false
+// has reports whether the pair has a side at the repository-relative path rel.
+func (p Pair) has(rel string) bool {
+	return slices.ContainsFunc(p.Sides, func(s Side) bool { return s.Path == rel })
 }
-
-// readRecord reads a record after checking that it, through any symbolic links,
-// stays inside the repository and is a regular file.
-func (r *Repo) readRecord(recRel string) ([]byte, error) {
-	abs, err := r.resolve(recRel)
-	if err != nil {
-		return nil, err
-	}
-	// A record is a few lines; refuse something absurd rather than read it all.
-	return readRegular(abs, 1<<20)
-}
-
-// errOutside marks a path that leads out of the repository through a symbolic link.
-var errOutside = errors.New("symbolic link leads outside the repository")
 
 // resolve returns the absolute path of rel with symbolic links followed, or an error
 // if that leaves the repository. A missing file resolves to an fs.ErrNotExist error.
 func (r *Repo) resolve(rel string) (string, error) {
-	abs := r.Abs(rel)
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := filepath.EvalSymlinks(r.Abs(rel))
 	if err != nil {
 		return "", err
 	}
 	if !r.inside(real) {
-		return "", fmt.Errorf("%w (to %s)", errOutside, QuotePath(real))
+		return "", fmt.Errorf("symbolic link leads outside the repository (to %s)", QuotePath(real))
 	}
 	return real, nil
 }
 
-// loadRecord reads and parses p's record into p.record (a set's record, whose
-// keys are paths, with paths). When it cannot, p becomes the record's
-// Unreadable or Malformed verdict and loadRecord returns false.
-func (r *Repo) loadRecord(p *Pair, paths bool) bool {
-	data, err := r.readRecord(p.Record)
-	if err != nil {
-		p.Status = Unreadable
-		p.Message = fmt.Sprintf("%s cannot be read: %s", QuotePath(p.Record), plainErr(err))
-		return false
+// readParsed reads the record or config at rel, a regular file inside the
+// repository through any symbolic links, and parses it; when it cannot, it
+// returns the Unreadable or Malformed verdict on it, which says to fix it.
+func (r *Repo) readParsed(rel, fix string, parse func([]byte) error) *Pair {
+	abs, err := r.resolve(rel)
+	var data []byte
+	if err == nil {
+		data, err = readRegular(abs, 1<<20) // a few lines; refuse something absurd
 	}
-	rec, err := parseRecord(data, r.Format, paths)
 	if err != nil {
+		return &Pair{Status: Unreadable, Record: rel, Message: fmt.Sprintf("%s cannot be read: %s", QuotePath(rel), plainErr(err))}
+	}
+	if err := parse(data); err != nil {
+		p := &Pair{Status: Malformed, Record: rel, Message: fmt.Sprintf("%s: %s; %s", QuotePath(rel), err, fix)}
 		var re *RecordError
-		p.Status = Malformed
 		if errors.As(err, &re) {
 			p.Line = re.Line
 		}
-		p.Message = fmt.Sprintf("%s: %s; fix the record, or delete it and re-record with --write", QuotePath(p.Record), err)
-		return false
+		return p
 	}
-	p.record = rec
-	return true
+	return nil
 }
 
 // judge hashes each side a record lists (its Path and Recorded hash) and gives
 // the pair its sides, status and message.
 func (r *Repo) judge(p *Pair, sides []Side) {
-	recRel := p.Record
 	var changed, unchanged, missing, unreadable, paths []string
 	for _, s := range sides {
 		paths = append(paths, s.Path)
 	}
-	r.prefetch(paths)
-	for _, s := range sides {
-		h, err := r.hashSide(s.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			s.State, s.Problem = SideMissing, plainErr(err)
+	for i, info := range r.hashes(paths...) {
+		s := sides[i]
+		switch h := info.hash; {
+		case errors.Is(info.err, fs.ErrNotExist):
+			s.State, s.Problem = SideMissing, plainErr(info.err)
 			missing = append(missing, QuotePath(s.Path))
-		case err != nil:
-			s.State, s.Problem = SideUnreadable, plainErr(err)
+		case info.err != nil:
+			s.State, s.Problem = SideUnreadable, plainErr(info.err)
 			unreadable = append(unreadable, QuotePath(s.Path)+" cannot be read: "+s.Problem)
 		case h == s.Recorded:
 			s.State, s.Current = SideUnchanged, h
@@ -190,8 +169,8 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 			s.State, s.Current = SideChanged, h
 			changed = append(changed, QuotePath(s.Path))
 		}
-		if s.Current != "" {
-			s.Conversion = r.conversion(s.Path, s.Current)
+		if info.raw != "" && info.raw != info.hash {
+			s.Conversion = &Conversion{Raw: info.raw, Attributes: r.checkAttrs(s.Path)}
 		}
 		p.Sides = append(p.Sides, s)
 	}
@@ -200,17 +179,19 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 	case len(missing) > 0:
 		p.Status = Missing
 		p.Message = fmt.Sprintf("%s %s missing (named in %s); restore it, or delete the record if the translation was dropped",
-			list(missing), pronoun(missing, "is", "are"), QuotePath(recRel))
+			list(missing), pronoun(missing, "is", "are"), QuotePath(p.Record))
 	case len(unreadable) > 0:
 		p.Status = Unreadable
 		p.Message = strings.Join(unreadable, "; ")
 	case len(changed) == 0:
 		p.Status = Confirmed
-		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(recRel))
+		p.Message = fmt.Sprintf("%s (%s)", p.Label(), QuotePath(p.Record))
 	case len(changed) == 1:
 		p.Status = Changed
 		p.Message = fmt.Sprintf("%s changed since confirmation; bring %s along, then re-record with: %s (if %s %s no change: %s)",
 			changed[0], list(unchanged), writeHint, list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
+		p.refusal = fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
+			changed[0], list(unchanged), list(unchanged), pronoun(unchanged, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 	default:
 		p.Status = BothChanged
 		adverb := ""
@@ -251,92 +232,77 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 	return c
 }
 
-// sideInfo is what a run learned of a side: its absolute path once checked
-// (checkSide), git's hash of its blob and of its bytes (raw), or why there is
-// none.
+// sideInfo is what a run learned of a side: git's hash of its blob and of its
+// bytes (raw), or why there is none.
 type sideInfo struct {
-	abs, hash, raw string
-	err            error
+	hash, raw string
+	err       error
 }
 
-// side checks rel, once a run, and returns what is known of it.
-func (r *Repo) side(rel string) *sideInfo {
-	if s, ok := r.sides[rel]; ok {
-		return s
-	}
-	s := &sideInfo{}
-	s.abs, s.err = r.checkSide(rel)
+// hashes checks each side once a run (checkSide) and hashes, in one git call,
+// those that pass and have no hash yet: a repository with many pairs costs one
+// `git hash-object` and not one a side. When git refuses the batch, each side
+// is asked alone, so that the error names the side git refused.
+func (r *Repo) hashes(rels ...string) []*sideInfo {
 	if r.sides == nil {
 		r.sides = map[string]*sideInfo{}
 	}
-	r.sides[rel] = s
-	return s
+	infos := make([]*sideInfo, len(rels))
+	var todo []string
+	for i, rel := range rels {
+		s, ok := r.sides[rel]
+		if !ok {
+			s = &sideInfo{err: r.checkSide(rel)}
+			r.sides[rel] = s
+		}
+		if s.err == nil && s.hash == "" {
+			todo = append(todo, rel)
+		}
+		infos[i] = s
+	}
+	if len(todo) == 0 {
+		return infos
+	}
+	hashes, err := r.hashObjects(todo)
+	if err != nil && len(todo) > 1 {
+		for _, rel := range todo {
+			r.hashes(rel)
+		}
+		return infos
+	}
+	raws, rawErr := r.hashObjects(todo, "--no-filters")
+	for i, rel := range todo {
+		if s := r.sides[rel]; err != nil {
+			s.err = err
+		} else {
+			s.hash = hashes[i]
+			if rawErr == nil {
+				s.raw = raws[i]
+			}
+		}
+	}
+	return infos
 }
 
 // checkSide checks that a side stays inside the repository and is a regular
-// file it can open, and returns its resolved absolute path: git is given only
-// files it can read without waiting.
-func (r *Repo) checkSide(rel string) (string, error) {
+// file it can open: git is given only files it can read without waiting.
+func (r *Repo) checkSide(rel string) error {
 	abs, err := r.resolve(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(r.Abs(rel)); lerr == nil {
-			return "", fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
+			return fmt.Errorf("%w: a symbolic link to a missing file", fs.ErrNotExist)
 		}
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	f, err := openRegular(abs)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.Size() > maxDocument {
-		return "", fmt.Errorf("larger than %d bytes", maxDocument)
-	}
-	return abs, nil
-}
-
-// hashSide returns git's hash of a side after checking it (checkSide).
-func (r *Repo) hashSide(rel string) (string, error) {
-	r.prefetch([]string{rel})
-	s := r.side(rel)
-	return s.hash, s.err
-}
-
-// prefetch hashes, in one git call, every path that checks out as a side and
-// has no hash yet, so that a repository with many pairs costs one `git
-// hash-object` and not one a side. A failing batch is left to the calls for
-// single sides, which then name the side git refused.
-func (r *Repo) prefetch(rels []string) {
-	var todo []string
-	for _, rel := range rels {
-		if s := r.side(rel); s.err == nil && s.hash == "" {
-			todo = append(todo, rel)
-		}
-	}
-	if len(todo) == 0 {
-		return
-	}
-	hashes, err := r.hashObjects(todo)
-	raws, rawErr := r.hashObjects(todo, "--no-filters")
-	for i, rel := range todo {
-		if err == nil {
-			r.sides[rel].hash = hashes[i]
-		} else if len(todo) == 1 {
-			r.sides[rel].err = err
-		}
-		if err == nil && rawErr == nil {
-			r.sides[rel].raw = raws[i]
-		}
-	}
-}
-
-// conversion says how git's blob of a side differs from the file's bytes, or
-// nil when it does not.
-func (r *Repo) conversion(rel, gitHash string) *Conversion {
-	if raw := r.side(rel).raw; raw != "" && raw != gitHash {
-		return &Conversion{Raw: raw, Attributes: r.checkAttrs(rel)}
+		return fmt.Errorf("larger than %d bytes", maxDocument)
 	}
 	return nil
 }
@@ -351,24 +317,13 @@ type Conversion struct {
 	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
-// unrecordedSide is a side no record names yet, with its hash now.
-func (r *Repo) unrecordedSide(rel string) Side {
-	s := Side{Path: rel, State: SideUnrecorded}
-	var err error
-	if s.Current, err = r.hashSide(rel); err != nil {
-		s.Problem = plainErr(err)
-	}
-	return s
-}
-
+// list joins what a message names: "a", "a and b", "a, b and c".
 func list(items []string) string {
 	switch len(items) {
 	case 0:
-		return "nothing"
+		return "nothing" // a set's document may have one recorded side
 	case 1:
 		return items[0]
-	case 2:
-		return items[0] + " and " + items[1]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

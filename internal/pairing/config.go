@@ -11,7 +11,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -50,6 +49,7 @@ type pairSet struct {
 	langs     []setLang
 	exclude   []setLang
 	readme    bool
+	files     []string // a README folder's files (a configured set's are the run's)
 }
 
 type setLang struct {
@@ -60,30 +60,26 @@ type setLang struct {
 	literals int
 }
 
-// configState is the parsed config, or why it could not be used.
+// configState is the parsed config, or the one verdict on a config that
+// cannot be used.
 type configState struct {
 	sets []*pairSet
-	err  error // a malformed or unreadable config: reported as one verdict
+	bad  *Pair
 }
 
 var langTag = regexp.MustCompile(`^[A-Za-z0-9]{1,8}([-_][A-Za-z0-9]{1,8})*$`)
 
 func (r *Repo) pairingConfig() *configState {
-	if r.conf != nil {
-		return r.conf
+	if r.conf == nil {
+		r.conf = &configState{}
+		if _, err := os.Lstat(r.Abs(ConfigName)); !errors.Is(err, fs.ErrNotExist) {
+			r.conf.bad = r.readParsed(ConfigName, "fix the config", func(data []byte) (err error) {
+				r.conf.sets, err = parseConfig(data)
+				return err
+			})
+		}
 	}
-	c := &configState{}
-	r.conf = c
-	if _, err := os.Lstat(r.Abs(ConfigName)); errors.Is(err, fs.ErrNotExist) {
-		return c
-	}
-	data, err := r.readRecord(ConfigName)
-	if err != nil {
-		c.err = fmt.Errorf("cannot be read: %s", plainErr(err))
-		return c
-	}
-	c.sets, c.err = parseConfig(data)
-	return c
+	return r.conf
 }
 
 // configFile is the config as written: a set's record and languages stay
@@ -173,16 +169,14 @@ func parseConfig(data []byte) ([]*pairSet, error) {
 		if cs.Languages.Kind != yaml.MappingNode || len(langs) < 4 {
 			return fail(line, "a set needs languages: a mapping of two or more language tags to patterns")
 		}
-		seen := map[string]bool{}
 		for i := 0; i+1 < len(langs); i += 2 {
 			k, v := langs[i], langs[i+1]
 			if !langTag.MatchString(k.Value) {
 				return fail(k.Line, "%q is not a language tag (like en, zh-CN, pt_BR, zh-Hans)", k.Value)
 			}
-			if seen[k.Value] {
+			if slices.ContainsFunc(s.langs, func(l setLang) bool { return l.tag == k.Value }) {
 				return fail(k.Line, "language %q is listed twice", k.Value)
 			}
-			seen[k.Value] = true
 			if v.Kind != yaml.ScalarNode || v.Value == "" {
 				return fail(v.Line, "the pattern of %q must be a string", k.Value)
 			}
@@ -283,21 +277,12 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 		}
 		return strings.TrimPrefix(name, BaseName), "", true
 	}
-	if rel == s.Record || rel == ConfigName {
+	if rel == s.Record || rel == ConfigName || slices.ContainsFunc(s.exclude, func(e setLang) bool { return e.re.MatchString(rel) }) {
 		return "", "", false
-	}
-	for _, e := range s.exclude {
-		if e.re.MatchString(rel) {
-			return "", "", false
-		}
 	}
 	best := -1
 	for _, l := range s.langs {
-		m := l.re.FindStringSubmatch(rel)
-		if m == nil {
-			continue
-		}
-		if l.literals > best {
+		if m := l.re.FindStringSubmatch(rel); m != nil && l.literals > best {
 			best, tag, key, ok = l.literals, l.tag, strings.Join(m[1:], "\x00"), true
 		}
 	}
@@ -322,21 +307,15 @@ func (s *pairSet) sides(d map[string]string) []string {
 	return out
 }
 
-// configVerdict is the one verdict on a config that cannot be used.
-func configVerdict(c *configState) Pair {
-	var re *RecordError
-	if !errors.As(c.err, &re) {
-		return Pair{Status: Unreadable, Record: ConfigName, Message: fmt.Sprintf("%s %s", ConfigName, c.err)}
-	}
-	return Pair{Status: Malformed, Record: ConfigName, Line: re.Line, Message: fmt.Sprintf("%s: %s; fix the config", ConfigName, c.err)}
-}
-
 // checkSet returns the verdicts of one record's set: one per recorded document,
 // one per document with two or more languages and no record entry, or the one
 // verdict on a record that cannot be used.
-func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
+func (r *Repo) checkSet(s *pairSet) []Pair {
 	docs := map[string]map[string]string{} // document key → tag → path of its files
-	var order []string
+	files := r.files
+	if s.readme {
+		files = s.files
+	}
 	for _, f := range files {
 		tag, key, ok := s.classify(f)
 		if !ok || s.readme && tag != "" && r.covered(f) {
@@ -344,7 +323,6 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 		if docs[key] == nil {
 			docs[key] = map[string]string{}
-			order = append(order, key)
 		}
 		docs[key][tag] = f
 	}
@@ -355,26 +333,25 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 	// A record that is there, even as a symbolic link to nothing, is read: one
 	// that cannot be is its verdict, never "no record yet".
 	if _, err := os.Lstat(r.Abs(s.Record)); !errors.Is(err, fs.ErrNotExist) {
-		p := base
-		if !r.loadRecord(&p, !s.readme) {
-			return []Pair{p}
+		var err error
+		if bad := r.readParsed(s.Record, "fix the record, or delete it and re-record with --write", func(data []byte) error {
+			rec, err = parseRecord(data, r.Format, !s.readme)
+			return err
+		}); bad != nil {
+			bad.Set = s.Name
+			return []Pair{*bad}
 		}
-		base, rec = p, p.record
-		if s.readme {
-			for _, e := range rec.Entries {
-				r.readmeNamed[path.Join(s.recordDir, e.Name)] = true
-			}
-		}
+		base.record = rec
 		for _, e := range rec.Entries {
 			rel := path.Join(s.recordDir, e.Name)
 			_, key, ok := s.classify(rel)
 			if s.readme {
 				key, ok = "", true // a README record may pair any files of its folder
+				r.readmeNamed[rel] = true
 			}
 			if !ok {
 				p := base
-				p.Status = Malformed
-				p.Line = e.Line
+				p.Status, p.Line = Malformed, e.Line
 				p.Message = fmt.Sprintf("%s: line %d: %s matches no pattern of set %s; fix the record or the config", QuotePath(s.Record), e.Line, QuotePath(e.Name), QuotePath(s.Name))
 				return []Pair{p}
 			}
@@ -385,8 +362,7 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		}
 	}
 	// The recorded documents in the record's order, then the others by key.
-	sort.Strings(order)
-	for _, key := range order {
+	for _, key := range slices.Sorted(maps.Keys(docs)) {
 		if recRecorded[key] == nil {
 			recOrder = append(recOrder, key)
 		}
@@ -405,27 +381,27 @@ func (r *Repo) checkSet(s *pairSet, files []string) []Pair {
 		} else if len(d) < 2 || slices.ContainsFunc(slices.Collect(maps.Values(d)), func(f string) bool { return r.readmeNamed[f] }) {
 			continue // nothing to pair yet, or a README.i18n.yaml beside it pairs it (checked first)
 		}
-		var extra []string
-		for _, f := range s.sides(d) {
-			if !named[f] {
-				extra = append(extra, f)
-			}
-		}
+		extra := slices.DeleteFunc(s.sides(d), func(f string) bool { return named[f] })
 		// Beside a README.md, what is new must be a translation.
 		if len(extra) > 0 && (!s.readme || d[""] != "" && extra[len(extra)-1] != d[""]) {
-			out = append(out, r.unrecordedDoc(s, base, key, extra, rec != nil))
+			out = append(out, r.unrecordedDoc(s, base, key, extra))
 		}
 	}
 	return out
 }
 
-func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, hasRecord bool) Pair {
+// unrecordedDoc is the verdict on a document's sides that base.record (if any) does not name.
+func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string) Pair {
 	p := base
 	p.Status, p.doc = Unrecorded, key
 	var quoted []string
 	first := ""
-	for _, f := range paths {
-		p.Sides = append(p.Sides, r.unrecordedSide(f))
+	for i, info := range r.hashes(paths...) {
+		f := paths[i]
+		p.Sides = append(p.Sides, Side{Path: f, State: SideUnrecorded, Current: info.hash})
+		if info.err != nil {
+			p.Sides[i].Problem = plainErr(info.err)
+		}
 		if !s.readme || path.Base(f) != BaseName {
 			quoted = append(quoted, QuotePath(f))
 			first = cmp.Or(first, f)
@@ -436,7 +412,7 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 		b := QuotePath(path.Join(s.recordDir, BaseName))
 		matches, what, them = b, "beside "+b, "the pair"
 	}
-	if hasRecord {
+	if base.record != nil {
 		p.Message = fmt.Sprintf("%s %s not named in %s; once %s %s, add %s with: %s",
 			list(quoted), pronoun(quoted, "is", "are"), QuotePath(base.Record), pronoun(quoted, "it matches", "they match"), matches, pronoun(quoted, "it", "them"), r.fixCommand(first, false))
 	} else {
@@ -449,12 +425,10 @@ func (r *Repo) unrecordedDoc(s *pairSet, base Pair, key string, paths []string, 
 // covered reports whether a configured set claims rel as one of its documents,
 // so the README default leaves it to the set.
 func (r *Repo) covered(rel string) bool {
-	for _, s := range r.pairingConfig().sets {
-		if _, _, ok := s.classify(rel); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.pairingConfig().sets, func(s *pairSet) bool {
+		_, _, ok := s.classify(rel)
+		return ok
+	})
 }
 
 // Relevant reports whether a change to the repository-relative path rel can

@@ -28,5 +28,8 @@
 // written: record keys never lead out of the record's folder, symbolic links
 // leading out are refused, only regular files are opened (a named pipe cannot
 // block a run), and records are replaced atomically (WriteFileAtomic), read back,
-// and never left half-written. QuotePath quotes paths for terminals as git does.
+// and never left half-written: a --write stopped by any signal leaves the old
+// record or the new one whole, and at most a temporary file and a released lock
+// file, which the next run removes and names. QuotePath quotes paths for
+// terminals as git does.
 package pairing

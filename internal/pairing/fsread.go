@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // maxDocument bounds what the tool reads of one side, one object or one git file:
@@ -55,9 +56,14 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// openForHash opens a side for reading. It is a variable so tests running as root,
-// whom file modes do not stop, can still exercise a permission error.
-var openForHash = openNonBlocking
+// openForHash opens a side for reading without waiting for a writer, should the
+// file have been replaced by a named pipe between the type check and the open
+// (Windows, which has no named pipes in the file tree, ignores O_NONBLOCK). It
+// is a variable so tests running as root, whom file modes do not stop, can
+// still exercise a permission error.
+var openForHash = func(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
 
 func describeMode(m os.FileMode) string {
 	switch {

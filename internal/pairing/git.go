@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,15 +27,7 @@ const (
 
 // HexLen is the length of a hash of this format in hexadecimal digits (40 or 64),
 // or 0 for an unknown format.
-func (f ObjectFormat) HexLen() int {
-	switch f {
-	case SHA1:
-		return 40
-	case SHA256:
-		return 64
-	}
-	return 0
-}
+func (f ObjectFormat) HexLen() int { return map[ObjectFormat]int{SHA1: 40, SHA256: 64}[f] }
 
 // GitTimeout bounds every git call the tool makes. Each call is one batch (one
 // `git hash-object --stdin-paths` for all sides, one `git cat-file --batch`), so
@@ -45,10 +38,12 @@ var GitTimeout = 30 * time.Second
 // errTooLong is the error of a git call stopped at its output limit.
 var errTooLong = errors.New("output over its limit")
 
-// Output limits of git calls: a listing, the hashes of the sides, or one diff.
+// Output limits of git calls: a listing, what git says on stderr, and one
+// diff, whose text a report clips at maxDiffBytes.
 const (
-	maxListing = 256 << 20
-	maxStderr  = 8 << 10
+	maxListing   = 256 << 20
+	maxStderr    = 8 << 10
+	maxDiffBytes = 64 << 10
 )
 
 // GitError is a git call that failed: its arguments and git's own words.
@@ -61,11 +56,7 @@ type GitError struct {
 // Error names the call and quotes what git said (its last lines, escaped later
 // for the terminal like every message).
 func (e *GitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		msg = e.Err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), cmp.Or(strings.TrimSpace(e.Stderr), e.Err.Error()))
 }
 
 // Unwrap returns the process error (exit status, timeout, missing binary).
@@ -83,12 +74,10 @@ type capped struct {
 func (c *capped) Write(p []byte) (int, error) {
 	if room := c.limit - c.buf.Len(); room < len(p) {
 		c.buf.Write(p[:max(room, 0)])
-		if !c.over {
-			c.over = true
-			if c.cancel != nil {
-				c.cancel()
-			}
+		if c.cancel != nil {
+			c.cancel() // again is harmless
 		}
+		c.over = true
 		return len(p), nil
 	}
 	return c.buf.Write(p)
@@ -115,11 +104,8 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	if out.over {
 		return out.buf.Bytes(), &GitError{Args: args, Stderr: fmt.Sprintf("more than %d bytes of output; stopped", limit), Err: errTooLong}
 	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		if slices.Contains(okStatus, exit.ExitCode()) {
-			err = nil
-		}
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && slices.Contains(okStatus, exit.ExitCode()) {
+		err = nil
 	}
 	if err != nil {
 		ge := &GitError{Args: args, Stderr: errOut.buf.String(), Err: err}
@@ -178,31 +164,13 @@ func FindRepo(dir string) (*Repo, error) {
 // listFiles lists the repository's files, slash-separated and relative to the
 // root: `git ls-files` (tracked, and untracked ones .gitignore does not exclude,
 // so a new translation shows before `git add`), or a folder walk outside git.
-// The listing is made once per Repo.
 func (r *Repo) listFiles() ([]string, error) {
-	if r.listed != nil {
-		return r.listed, nil
+	if r.GitDir == "" {
+		return walkFiles(r.Root)
 	}
-	files := []string{}
-	if r.GitDir != "" {
-		out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range strings.Split(string(out), "\x00") {
-			// An unmerged path is listed once per stage, one after the other.
-			if f != "" && (len(files) == 0 || files[len(files)-1] != f) {
-				files = append(files, f)
-			}
-		}
-	} else {
-		var err error
-		if files, err = walkFiles(r.Root); err != nil {
-			return nil, err
-		}
-	}
-	r.listed = files
-	return files, nil
+	out, err := runGit(r.Root, nil, maxListing, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	// An unmerged path is listed once per stage, one after the other.
+	return slices.Compact(strings.FieldsFunc(string(out), func(c rune) bool { return c == 0 })), err
 }
 
 // hashObjects hashes the repository-relative paths as `git add` would store them:
@@ -230,26 +198,20 @@ func (r *Repo) hashObjects(paths []string, flags ...string) ([]string, error) {
 // catBlob reads a blob by hash with `git cat-file --batch`; ok is false when
 // the repository does not hold it.
 func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
-	res, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch")
+	res, err := runGit(r.Root, []byte(oid+"\n"), maxDocument+128, nil, "cat-file", "--batch=%(objecttype) %(objectsize)")
 	if err != nil {
 		return nil, false, err
 	}
-	head, body, found := bytes.Cut(res, []byte("\n"))
-	if !found {
-		return nil, false, fmt.Errorf("git cat-file: short answer")
-	}
-	f := strings.Fields(string(head))
-	if len(f) != 3 {
+	var typ string
+	var size int
+	head, body, _ := bytes.Cut(res, []byte("\n"))
+	if _, err := fmt.Sscanf(string(head), "%s %d", &typ, &size); err != nil {
 		return nil, false, nil // "<oid> missing" (or ambiguous)
 	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil || size > maxDocument {
-		return nil, false, fmt.Errorf("git cat-file: bad answer %q", string(head)+"\n")
+	if size > maxDocument || len(body) < size {
+		return nil, false, fmt.Errorf("git cat-file: bad answer %q", head)
 	}
-	if len(body) < size+1 {
-		return nil, false, fmt.Errorf("git cat-file: short answer")
-	}
-	return body[:size], f[1] == "blob", nil
+	return body[:size], typ == "blob", nil
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on
@@ -272,25 +234,39 @@ func (r *Repo) checkAttrs(path string) map[string]string {
 	return attrs
 }
 
+// Changes is what changed in one side since the confirmed state, when the
+// repository holds the confirmed blob.
+type Changes struct {
+	// Source says where the confirmed blob was read: "git" (`git cat-file`), or
+	// "unavailable" with Reason.
+	Source string `json:"source"`
+	Reason string `json:"reason,omitempty"`
+	// Added and Removed count lines as `git diff --numstat` does, against the
+	// blob git would store now.
+	Added   int `json:"added,omitempty"`
+	Removed int `json:"removed,omitempty"`
+	// Diff is git's unified diff (a/ the confirmed blob, b/ the current one),
+	// clipped to 64 KiB; Truncated says it was.
+	Diff      string `json:"diff,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
 // gitDiff diffs the confirmed blob old with the side at rel as git would store it
 // now: `git diff --no-index` applies the side's filters as `git add` does. It
 // returns the counts of --numstat and the patch (the hunks only), cut at
 // maxDiffBytes.
 func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
-	tmp, err := os.CreateTemp("", "verify-translation-pairing-*")
+	dir, err := os.MkdirTemp("", "verify-translation-pairing-*")
 	if err != nil {
 		return Changes{}, err
 	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(old)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "confirmed")
+	if err := os.WriteFile(tmp, old, 0o600); err != nil {
 		return Changes{}, err
 	}
 	res, err := runGit(r.Root, nil, maxDiffBytes+4096, []int{1}, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp.Name(), rel)
+		"--no-renames", "--numstat", "--patch", "--unified=3", "--", tmp, rel)
 	over := errors.Is(err, errTooLong)
 	if err != nil && !over {
 		return Changes{}, err
@@ -307,13 +283,11 @@ func (r *Repo) gitDiff(rel string, old []byte) (Changes, error) {
 	c.Added, _ = strconv.Atoi(f[0])
 	c.Removed, _ = strconv.Atoi(f[1])
 	if i := strings.Index(patch, "\n@@ "); i >= 0 {
-		q := QuotePath(rel)
+		q, open := QuotePath(rel), "" // a quoted path's quote opens before a/ and b/, as git writes it
 		if strings.HasPrefix(q, `"`) {
-			c.Diff = fmt.Sprintf("--- \"a/%s\n+++ \"b/%s\n", q[1:], q[1:])
-		} else {
-			c.Diff = fmt.Sprintf("--- a/%s\n+++ b/%s\n", q, q)
+			q, open = q[1:], `"`
 		}
-		c.Diff += patch[i+1:]
+		c.Diff = fmt.Sprintf("--- %sa/%s\n+++ %sb/%s\n", open, q, open, q) + patch[i+1:]
 	}
 	if over || len(c.Diff) > maxDiffBytes {
 		cut := strings.LastIndexByte(c.Diff[:min(len(c.Diff), maxDiffBytes)], '\n') + 1

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -26,40 +25,12 @@ func (e *LockError) Error() string {
 		e.PID, QuotePath(e.Lock), e.Wait)
 }
 
-// held are the locks and temporary files this process holds, for a signal
-// handler to release (Release).
-var held = struct {
-	sync.Mutex
-	paths map[string]bool
-}{paths: map[string]bool{}}
-
-func hold(p string, on bool) {
-	held.Lock()
-	defer held.Unlock()
-	if on {
-		held.paths[p] = true
-	} else {
-		delete(held.paths, p)
-	}
-}
-
-// Release removes the locks and temporary files of a write in progress: a
-// command calls it when a signal tells it to stop, so an interrupted --write
-// leaves the record as it was and no lock behind.
-func Release() {
-	held.Lock()
-	defer held.Unlock()
-	for p := range held.paths {
-		os.Remove(p)
-		delete(held.paths, p)
-	}
-}
-
 // lockRecord takes the lock of the record at abs: the operating system's lock
 // on abs+".lock" (flock, LockFileEx), which ends with its holder however that
-// ends, so a killed --write leaves nothing to take over. It waits up to wait for
-// another holder, then names it: a holder writes its pid into the file. It
-// returns the function that releases the lock.
+// ends, so a killed --write leaves nothing to take over: its lock file, like
+// its temporary file, is only a name the next run removes (RemoveStaleTemps).
+// It waits up to wait for another holder, then names it: a holder writes its
+// pid into the file. It returns the function that releases the lock.
 func lockRecord(abs string, wait time.Duration) (func(), error) {
 	lock := abs + ".lock"
 	deadline := time.Now().Add(wait)
@@ -78,8 +49,7 @@ func lockRecord(abs string, wait time.Duration) (func(), error) {
 			if now, err := os.Lstat(lock); err == nil && os.SameFile(info, now) {
 				n, _ := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 				f.Truncate(int64(n))
-				hold(lock, true)
-				return func() { hold(lock, false); release(f, lock) }, nil
+				return func() { release(f, lock) }, nil
 			}
 		}
 		f.Close()
@@ -87,18 +57,10 @@ func lockRecord(abs string, wait time.Duration) (func(), error) {
 			return nil, err
 		}
 		if err != nil && time.Now().After(deadline) {
-			return nil, &LockError{Lock: lock, PID: lockHolder(lock), Wait: wait}
+			data, _ := readRegular(lock, 64) // the holder's pid; 0 when unreadable
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			return nil, &LockError{Lock: lock, PID: pid, Wait: wait}
 		}
 		time.Sleep(delay)
 	}
-}
-
-// lockHolder reads the pid in a lock file, 0 when it cannot.
-func lockHolder(lock string) int {
-	data, err := readRegular(lock, 64)
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	return pid
 }

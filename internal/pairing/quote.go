@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,14 +15,10 @@ import (
 // the bidirectional overrides that can make a line read differently from its
 // bytes, and bytes that are not valid UTF-8.
 func QuotePath(p string) string {
-	if !needsQuote(p) {
+	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) }) {
 		return p
 	}
 	return `"` + escape(p, true) + `"`
-}
-
-func needsQuote(p string) bool {
-	return strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) })
 }
 
 // unsafeRune reports the code points a terminal may act on rather than show,
@@ -32,13 +29,6 @@ func unsafeRune(r rune) bool {
 		r == 0x200e || r == 0x200f || r == 0x061c || // direction marks
 		r == 0x2028 || r == 0x2029 || r == 0xfeff || // line and paragraph separators, BOM
 		r == utf8.RuneError
-}
-
-func octal(b *strings.Builder, c byte) {
-	b.WriteByte('\\')
-	b.WriteByte('0' + c>>6)
-	b.WriteByte('0' + (c>>3)&7)
-	b.WriteByte('0' + c&7)
 }
 
 // EscapeTerminal returns s with every byte QuotePath would escape written as a
@@ -57,13 +47,11 @@ func escape(s string, path bool) string {
 			switch e := strings.IndexByte("\a\b\t\n\v\f\r\"\\", c); {
 			case !path && c == '\t', !path && (c == '"' || c == '\\'):
 				b.WriteByte(c)
-			case !path && c == '\r':
-				b.WriteString(`\r`)
-			case path && e >= 0:
+			case e >= 0 && (path || c == '\r'):
 				b.WriteByte('\\')
 				b.WriteByte("abtnvfr\"\\"[e])
 			case c < 0x20 || c == 0x7f:
-				octal(&b, c)
+				fmt.Fprintf(&b, "\\%03o", c)
 			default:
 				b.WriteByte(c)
 			}
@@ -73,7 +61,7 @@ func escape(s string, path bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if unsafeRune(r) {
 			for j := 0; j < size; j++ {
-				octal(&b, s[i+j])
+				fmt.Fprintf(&b, "\\%03o", s[i+j])
 			}
 		} else {
 			b.WriteString(s[i : i+size])

@@ -58,14 +58,10 @@ var (
 	hexHash  = regexp.MustCompile(`^[0-9a-f]+$`)
 )
 
-// ParseRecord parses and validates a record whose hashes must be of format f.
+// parseRecord parses and validates a record whose hashes must be of format f.
 // It guesses nothing: anything but a single flat mapping of at least two distinct
-// file names, each beside the record, to lowercase hexadecimal hashes of the right
-// length is reported as a *RecordError.
-func ParseRecord(data []byte, f ObjectFormat) (*Record, error) {
-	return parseRecord(data, f, false)
-}
-
+// file names, each beside the record (or, with paths, below its folder), to
+// lowercase hexadecimal hashes of the right length is reported as a *RecordError.
 func parseRecord(data []byte, f ObjectFormat, paths bool) (*Record, error) {
 	if !utf8.Valid(data) {
 		return nil, recordErr(0, "not valid UTF-8")
@@ -165,25 +161,19 @@ func checkHash(h string, f ObjectFormat) error {
 	if !hexHash.MatchString(h) {
 		return fmt.Errorf("must be lowercase hexadecimal, found %q", h)
 	}
-	want := f.HexLen()
-	if len(h) == want {
-		return nil
+	if other := map[int]string{40: "SHA-1", 64: "SHA-256"}[len(h)]; len(h) != f.HexLen() && other != "" {
+		return fmt.Errorf("is a %s hash but this repository uses %s: delete the record and re-record with --write", other, f)
+	} else if len(h) != f.HexLen() {
+		return fmt.Errorf("has %d hexadecimal digits, want %d (%s)", len(h), f.HexLen(), f)
 	}
-	switch len(h) {
-	case SHA1.HexLen():
-		return fmt.Errorf("is a SHA-1 hash but this repository uses %s: delete the record and re-record with --write", f)
-	case SHA256.HexLen():
-		return fmt.Errorf("is a SHA-256 hash but this repository uses %s: delete the record and re-record with --write", f)
-	}
-	return fmt.Errorf("has %d hexadecimal digits, want %d (%s)", len(h), want, f)
+	return nil
 }
 
 func yamlError(err error) error {
 	msg := err.Error()
 	for _, line := range strings.Split(msg, "\n") {
 		if m := yamlLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-			var n int
-			fmt.Sscan(m[1], &n)
+			n, _ := strconv.Atoi(m[1])
 			return &RecordError{Line: n, Msg: "not valid YAML: " + m[2]}
 		}
 	}
@@ -208,16 +198,6 @@ func kindName(n *yaml.Node) string {
 		return fmt.Sprintf("the value %q", n.Value)
 	}
 	return "something else"
-}
-
-// Hash returns the recorded hash of name, or "" when the record does not list it.
-func (r *Record) Hash(name string) string {
-	for _, e := range r.Entries {
-		if e.Name == name {
-			return e.Hash
-		}
-	}
-	return ""
 }
 
 // Rewrite returns the record's bytes with every listed side's hash replaced by
@@ -264,15 +244,13 @@ func (r *Record) Rewrite(hashes map[string]string, add []Entry, f ObjectFormat) 
 		}
 	}
 	// Read the result back: it must list exactly the intended sides and hashes.
-	var want []Entry
-	for _, e := range append(slices.Clip(r.Entries), add...) {
-		want = append(want, Entry{Name: e.Name, Hash: cmp.Or(hashes[e.Name], e.Hash)})
-	}
 	back, err := parseRecord(out, f, r.paths)
 	if err != nil {
 		return nil, fmt.Errorf("the rewritten record would not read back: %w", err)
 	}
-	if !slices.EqualFunc(back.Entries, want, func(a, b Entry) bool { return a.Name == b.Name && a.Hash == b.Hash }) {
+	if !slices.EqualFunc(back.Entries, append(slices.Clip(r.Entries), add...), func(got, want Entry) bool {
+		return got.Name == want.Name && got.Hash == cmp.Or(hashes[want.Name], want.Hash)
+	}) {
 		return nil, errors.New("the rewritten record would not read back as intended")
 	}
 	return out, nil
@@ -292,35 +270,20 @@ func newRecord(hint string, paths bool) *Record {
 // yamlKey writes a name as a YAML key, quoted where YAML needs it
 // ("docs/a: b.md", "#x.md").
 func yamlKey(name string) string {
-	b, err := yaml.Marshal(name)
-	if err != nil {
-		return strconv.Quote(name) // not reached for a string; the read-back check stays
-	}
+	b, _ := yaml.Marshal(name) // never fails for a string; Rewrite reads back anyway
 	return strings.TrimSuffix(string(b), "\n")
 }
 
-// yamlLines splits data after each line break as YAML's scanner counts them (the parser's
-// line numbers): CRLF, a lone CR, LF, and NEL, LS and PS. Joined, the lines are data.
+// yamlBreak is a line break as YAML's scanner counts them (the parser's line
+// numbers): CRLF, a lone CR, LF, and NEL, LS and PS.
+var yamlBreak = regexp.MustCompile("\r\n|[\r\n\u0085\u2028\u2029]")
+
+// yamlLines splits data after each line break. Joined, the lines are data.
 func yamlLines(data []byte) [][]byte {
 	var lines [][]byte
 	start := 0
-	for i := 0; i < len(data); {
-		n := 0
-		switch {
-		case data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n':
-			n = 2
-		case data[i] == '\r' || data[i] == '\n':
-			n = 1
-		case bytes.HasPrefix(data[i:], []byte("\u0085")), bytes.HasPrefix(data[i:], []byte("\u2028")), bytes.HasPrefix(data[i:], []byte("\u2029")):
-			_, n = utf8.DecodeRune(data[i:])
-		}
-		if n == 0 {
-			i++
-			continue
-		}
-		i += n
-		lines = append(lines, data[start:i])
-		start = i
+	for _, m := range yamlBreak.FindAllIndex(data, -1) {
+		lines, start = append(lines, data[start:m[1]]), m[1]
 	}
 	return append(lines, data[start:])
 }

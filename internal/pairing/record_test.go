@@ -55,7 +55,7 @@ func TestParseRecordMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseRecord([]byte(tt.data), tt.format)
+			_, err := parseRecord([]byte(tt.data), tt.format, false)
 			var re *RecordError
 			if !errors.As(err, &re) {
 				t.Fatalf("err = %v, want a *RecordError", err)
@@ -69,7 +69,7 @@ func TestParseRecordMalformed(t *testing.T) {
 
 func TestParseRecordAccepts(t *testing.T) {
 	data := "# header\n\n\"README.md\": '" + h1 + "'\nREADME.zh.md: \"" + h2 + "\" # trailing\nREADME.ja.md: " + h3 + "\n"
-	rec, err := ParseRecord([]byte(data), SHA1)
+	rec, err := parseRecord([]byte(data), SHA1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestParseRecordAccepts(t *testing.T) {
 	}
 	// A hash of digits only is an integer to YAML; it is still a hash here.
 	digits := "1234567890123456789012345678901234567890"
-	if _, err := ParseRecord([]byte("README.md: "+digits+"\nREADME.zh.md: "+h2+"\n"), SHA1); err != nil {
+	if _, err := parseRecord([]byte("README.md: "+digits+"\nREADME.zh.md: "+h2+"\n"), SHA1, false); err != nil {
 		t.Errorf("all-digit hash: %v", err)
 	}
 }
@@ -128,7 +128,7 @@ func TestRewriteKeepsEverythingButTheHashes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := ParseRecord([]byte(tt.before), SHA1)
+			rec, err := parseRecord([]byte(tt.before), SHA1, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,13 +142,13 @@ func TestRewriteKeepsEverythingButTheHashes(t *testing.T) {
 		})
 	}
 	t.Run("flow style cannot grow", func(t *testing.T) {
-		rec, _ := ParseRecord([]byte("{README.md: "+h1+", README.zh.md: "+h2+"}\n"), SHA1)
+		rec, _ := parseRecord([]byte("{README.md: "+h1+", README.zh.md: "+h2+"}\n"), SHA1, false)
 		if _, err := rec.Rewrite(nil, []Entry{{Name: "README.ja.md", Hash: h3}}, SHA1); err == nil {
 			t.Error("want an error adding to a flow-style record")
 		}
 	})
 	t.Run("a hash that does not fit the format is refused", func(t *testing.T) {
-		rec, _ := ParseRecord([]byte("README.md: "+h1+"\nREADME.zh.md: "+h2+"\n"), SHA1)
+		rec, _ := parseRecord([]byte("README.md: "+h1+"\nREADME.zh.md: "+h2+"\n"), SHA1, false)
 		if _, err := rec.Rewrite(map[string]string{"README.md": "zz"}, nil, SHA1); err == nil {
 			t.Error("want an error: the result would not read back")
 		}
@@ -188,7 +188,7 @@ func genRecord(t *rapid.T) (string, []string) {
 func TestRewriteRoundTripProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		data, names := genRecord(t)
-		rec, err := ParseRecord([]byte(data), SHA1)
+		rec, err := parseRecord([]byte(data), SHA1, false)
 		if err != nil {
 			t.Fatalf("generated record does not parse: %v\n%s", err, data)
 		}
@@ -202,7 +202,7 @@ func TestRewriteRoundTripProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := ParseRecord(out, SHA1)
+		back, err := parseRecord(out, SHA1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,13 +228,13 @@ func TestRewriteRoundTripProperty(t *testing.T) {
 	})
 }
 
-// ParseRecord never panics, whatever it is given.
+// parseRecord never panics, whatever it is given.
 func FuzzParseRecord(f *testing.F) {
 	f.Add([]byte("README.md: " + h1 + "\nREADME.zh.md: " + h2 + "\n"))
 	f.Add([]byte("{a: b}"))
 	f.Add([]byte("&a x: *a"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rec, err := ParseRecord(data, SHA1)
+		rec, err := parseRecord(data, SHA1, false)
 		if err == nil {
 			if _, err := rec.Rewrite(nil, nil, SHA1); err != nil {
 				t.Errorf("a parsed record does not rewrite as itself: %v", err)
@@ -248,7 +248,7 @@ func FuzzParseRecord(f *testing.F) {
 func TestRewriteAcrossLineBreaks(t *testing.T) {
 	for _, br := range []string{"\r\n", "\r", "\n", "\u0085", "\u2028", "\u2029"} {
 		data := "README.md: " + h1 + br + "README.zh.md: " + h2 + br
-		rec, err := ParseRecord([]byte(data), SHA1)
+		rec, err := parseRecord([]byte(data), SHA1, false)
 		if err != nil {
 			t.Fatalf("%q: %v", br, err)
 		}

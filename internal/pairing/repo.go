@@ -29,10 +29,9 @@ type Repo struct {
 	// --other-side-needs-no-change".
 	FixOneSided string
 
-	sides  map[string]*sideInfo // what a run learned of each side, asked once
-	conf   *configState         // the repository-level pairing config, loaded on first use
-	listed []string             // the repository's files, listed on first use
-	files  []string             // this run's files: the listing and what the user named
+	sides map[string]*sideInfo // what a run learned of each side, asked once
+	conf  *configState         // the repository-level pairing config, loaded on first use
+	files []string             // this run's files: the listing and what the user named
 
 	// readmeNamed holds the paths README records name, so that a set whose
 	// patterns also match a README pair leaves that pair to its record.
@@ -46,16 +45,6 @@ func (r *Repo) fixCommand(side string, oneSided bool) string {
 		return cmp.Or(r.FixOneSided, "verify-translation-pairing --write --other-side-needs-no-change") + " " + QuotePath(side)
 	}
 	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + QuotePath(side)
-}
-
-// Rel turns an absolute path inside the root into the slash-separated,
-// repository-relative form every message uses ("." for the root itself).
-func (r *Repo) Rel(abs string) string {
-	rel, err := filepath.Rel(r.Root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
 }
 
 // Abs turns a repository-relative slash path into an absolute path.
@@ -84,17 +73,18 @@ const (
 
 // groups returns what each record holds, in the order of the report: the
 // README folders (sorted, "." for the root), any folder with a README.md or a
-// README.i18n.yaml, then the configured sets.
+// README.i18n.yaml, then the configured sets. A README folder's set holds its
+// folder's files, the only ones that can be its sides.
 func (r *Repo) groups(files []string) []*pairSet {
-	dirs := map[string]bool{}
+	inDir := map[string][]string{}
 	for _, f := range files {
-		if dir, name := path.Split(f); name == BaseName || name == RecordName {
-			dirs[path.Clean(dir)] = true
-		}
+		inDir[path.Dir(f)] = append(inDir[path.Dir(f)], f)
 	}
 	var gs []*pairSet
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true})
+	for _, d := range slices.Sorted(maps.Keys(inDir)) {
+		if slices.ContainsFunc(inDir[d], func(f string) bool { return path.Base(f) == BaseName || path.Base(f) == RecordName }) {
+			gs = append(gs, &pairSet{Record: path.Join(d, RecordName), recordDir: d, readme: true, files: inDir[d]})
+		}
 	}
 	return append(gs, r.pairingConfig().sets...)
 }
@@ -116,10 +106,7 @@ func walkFiles(root string) ([]string, error) {
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
+		rel, _ := filepath.Rel(root, p) // p is below root, so it has one
 		files = append(files, filepath.ToSlash(rel))
 		return nil
 	})

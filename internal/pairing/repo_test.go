@@ -35,7 +35,7 @@ func TestFindRepo(t *testing.T) {
 		if repo.Root != wt || repo.Format != SHA256 {
 			t.Errorf("got root %s format %s, want %s sha256", repo.Root, repo.Format, wt)
 		}
-		got, _ := repo.hashSide("README.md")
+		got := repo.hashes("README.md")[0].hash
 		if want := git(t, wt, "hash-object", "README.md"); got != want {
 			t.Errorf("hash in worktree %s, git %s", got, want)
 		}

@@ -43,7 +43,8 @@ func (r *Report) OK() bool { return r.Summary.NotConfirmed == 0 }
 
 // Options says what a run checks and whether it writes.
 type Options struct {
-	// Dir is the folder relative Paths are taken from; "" means the current one.
+	// Dir is the folder relative Paths are taken from (itself relative to the
+	// current one, or "" for it).
 	Dir string
 	// Paths name records or sides of pairs; none means every pair in the repository.
 	Paths []string
@@ -91,14 +92,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	var rels []string
 	if len(o.Paths) > 0 {
 		rep.Discovery = DiscoveryArgs
-		base := o.Dir
-		if base == "" {
-			if base, err = os.Getwd(); err != nil {
-				return nil, err
-			}
-		}
 		for _, arg := range o.Paths {
-			rel, err := r.argPath(base, arg)
+			rel, err := r.argPath(o.Dir, arg)
 			if err != nil {
 				return nil, err
 			}
@@ -111,12 +106,16 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		}
 	}
 	r.files = files
-	r.prefetchAll(files)
+	// Every listed file that can be a side is hashed in one git call.
+	r.hashes(slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		b := path.Base(f)
+		return b != BaseName && !IsTranslationName(b) && !r.covered(f)
+	})...)
 	// Pairs are grouped by what one write replaces: a record.
 	groups := r.groups(files)
 	verdicts := map[string][]Pair{}
 	for _, s := range groups {
-		verdicts[s.Record] = r.checkSet(s, files)
+		verdicts[s.Record] = r.checkSet(s)
 	}
 	var order []*pairSet
 	selected := map[string][]Pair{}
@@ -124,9 +123,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		// Every record's folder is visited, for the temporary files an
 		// interrupted --write left there, even when it has no pair yet.
 		order, selected = groups, verdicts
-		if c := r.pairingConfig(); c.err != nil {
-			order = append(slices.Clip(order), &pairSet{Record: ConfigName})
-			selected[ConfigName] = []Pair{configVerdict(c)}
+		if c := r.pairingConfig(); c.bad != nil {
+			order = append(slices.Clip(order), &pairSet{Record: ConfigName, recordDir: "."})
+			selected[ConfigName] = []Pair{*c.bad}
 		}
 	}
 	for i, arg := range o.Paths {
@@ -145,10 +144,8 @@ func (r *Repo) Run(o Options) (*Report, error) {
 	}
 	for _, s := range order {
 		pairs := selected[s.Record]
-		dir, base := path.Split(s.Record)
-		dir = path.Clean(dir)
-		for _, n := range RemoveStaleTemps(r.Abs(dir), base) {
-			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(dir, n))
+		for _, n := range RemoveStaleTemps(r.Abs(s.recordDir), path.Base(s.Record)) {
+			rep.RemovedTemps = append(rep.RemovedTemps, path.Join(s.recordDir, n))
 		}
 		if o.Write && len(pairs) > 0 {
 			pairs = r.writeGroup(s, pairs, o)
@@ -173,31 +170,18 @@ func (r *Repo) Run(o Options) (*Report, error) {
 				s.PathQuoted = QuotePath(s.Path)
 			}
 		}
-		rep.Summary.Pairs++
 		rep.Summary.ByStatus[p.Status]++
 		if p.OK() {
 			rep.Summary.Confirmed++
-		} else {
-			rep.Summary.NotConfirmed++
 		}
 	}
+	rep.Summary.Pairs, rep.Summary.NotConfirmed = len(rep.Pairs), len(rep.Pairs)-rep.Summary.Confirmed
 	return rep, nil
 }
 
-// prefetchAll hashes, in one git call, every listed file that can be a side:
-// README.md, README.<lang>.md, and the documents of configured sets.
-func (r *Repo) prefetchAll(files []string) {
-	var sides []string
-	for _, f := range files {
-		if b := path.Base(f); b == BaseName || IsTranslationName(b) || r.covered(f) {
-			sides = append(sides, f)
-		}
-	}
-	r.prefetch(sides)
-}
-
-// argPath turns an argument into a repository-relative path, refusing one
-// outside the repository.
+// argPath turns an argument, relative to base (itself relative to the current
+// folder, or "" for it), into a repository-relative path, refusing one outside
+// the repository.
 func (r *Repo) argPath(base, arg string) (string, error) {
 	if arg == "" {
 		return "", usageErr("an empty path is not a record or a side of a pair")
@@ -206,7 +190,10 @@ func (r *Repo) argPath(base, arg string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
-	p = filepath.Clean(p)
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
 	// Resolve the folder's symbolic links (the file itself may be missing, or be
 	// a link, which the check reports), then insist on staying in the repository.
 	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
@@ -217,7 +204,8 @@ func (r *Repo) argPath(base, arg string) (string, error) {
 	if !r.inside(abs) || abs == r.Root {
 		return "", usageErr("%s is outside the repository (%s)", QuotePath(arg), QuotePath(r.Root))
 	}
-	return r.Rel(abs), nil
+	rel, _ := filepath.Rel(r.Root, abs) // inside, so it has one
+	return filepath.ToSlash(rel), nil
 }
 
 // selectArg finds the verdicts an argument names: every pair its record holds,
@@ -230,7 +218,7 @@ func (r *Repo) selectArg(arg, rel string, groups []*pairSet, verdicts map[string
 	for _, s := range setsFirst {
 		var pick []Pair
 		for _, p := range verdicts[s.Record] {
-			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.Has(rel) {
+			if isRecord && p.Record == rel && p.Status != Unrecorded || !isRecord && p.has(rel) {
 				pick = append(pick, p)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -36,8 +37,10 @@ var ops = fileOps{
 // flushes it to disk, reads it back and compares, renames it over path, then
 // flushes the folder so the rename itself survives a power cut, and reads path
 // back once more. On any failure before the rename the temporary file is removed
-// and path is untouched. A temporary file is removed by Release when the
-// process is told to stop; one a killed process left, by RemoveStaleTemps.
+// and path is untouched. A process killed or interrupted (no signal is caught:
+// the rename is what makes the new record, so stopping anywhere leaves the old
+// one or the new one whole) leaves at most the temporary file, which the next
+// run removes (RemoveStaleTemps).
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	// The leading dot and trailing .tmp keep a leftover from a crash from ever
@@ -47,8 +50,6 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	name := tmp.Name()
-	hold(name, true)
-	defer hold(name, false)
 	defer func() {
 		if err != nil {
 			tmp.Close()
@@ -76,7 +77,11 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	}
 	// The lock goes with the descriptor; the name is the record's now.
 	tmp.Close()
-	syncDir(dir)
+	// Some systems cannot sync a folder; the file is in place then anyway.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 	if err := readBack(path, data); err != nil {
 		return fmt.Errorf("after the rename: %w", err)
 	}
@@ -101,10 +106,7 @@ func readBack(path string, data []byte) error {
 // lock first, without waiting: while another --write holds it, its files are
 // live and stay. It returns the names it removed.
 func RemoveStaleTemps(dir, base string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
+	entries, _ := os.ReadDir(dir) // what cannot be listed is not removed
 	var stale []string
 	temp := regexp.MustCompile(`^(\.` + regexp.QuoteMeta(base) + `\.[0-9]+\.tmp|` + regexp.QuoteMeta(base) + `\.lock)$`)
 	for _, e := range entries {
@@ -129,15 +131,6 @@ func RemoveStaleTemps(dir, base string) []string {
 	return removed
 }
 
-// syncDir flushes a folder's entries. Some systems cannot sync a folder; the file
-// is already in place then, so this is best effort.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
 // Written is one hash a --write put in a record.
 type Written struct {
 	Path string `json:"path"`
@@ -151,8 +144,9 @@ const refused = "refused"
 
 // writeGroup re-records the selected pairs of one record (a README folder's, or
 // a set's) under the record's lock: the record is read again once the lock is
-// held, so a --write that ran meanwhile is built on, not undone. It returns the
-// verdicts as they are on disk afterwards.
+// held, so a --write that ran meanwhile is built on, not undone. It writes the
+// record (rewritten, or created for a new pair) only if a hash changes, and
+// returns the verdicts as they are on disk afterwards.
 func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	fail := func(action string, err error) []Pair {
 		for i := range selected {
@@ -160,7 +154,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 		}
 		return selected
 	}
-	recRel := s.Record
+	recRel, dir := s.Record, path.Dir(s.Record)
 	if err := r.makeRecordFolder(recRel); err != nil {
 		return fail("failed", err)
 	}
@@ -174,16 +168,12 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	}
 	defer unlock()
 	var now []Pair // the fresh verdicts of what the user named
-	for _, p := range r.checkSet(s, r.files) {
-		if len(p.Sides) == 0 {
-			now = append(now, p) // a record that cannot be used answers for all it would name
-			continue
-		}
-		for _, q := range selected {
-			if p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded) {
-				now = append(now, p)
-				break
-			}
+	for _, p := range r.checkSet(s) {
+		// A record that cannot be used answers for all it would name.
+		if len(p.Sides) == 0 || slices.ContainsFunc(selected, func(q Pair) bool {
+			return p.doc == q.doc && (p.Status == Unrecorded) == (q.Status == Unrecorded)
+		}) {
+			now = append(now, p)
 		}
 	}
 	if len(now) == 0 {
@@ -191,8 +181,7 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 	}
 	rec := now[0].record // every pair of the group holds the same record, or none
 	hashes := map[string]string{}
-	var add []Entry
-	name := func(rel string) string { return strings.TrimPrefix(rel, path.Dir(recRel)+"/") }
+	var add []Entry // sides no record names yet (checkSet names none it lists)
 	for _, p := range now {
 		switch {
 		case p.Status == Malformed || p.Status == Unreadable:
@@ -204,61 +193,68 @@ func (r *Repo) writeGroup(s *pairSet, selected []Pair, o Options) []Pair {
 		case p.Status == Missing:
 			return fail("failed", errors.New(p.Message))
 		case p.Status == Changed && !o.OtherSideNeedsNoChange:
-			return fail(refused, errors.New(r.oneSided(p)))
+			return fail(refused, errors.New(p.refusal))
 		}
-		for _, s := range p.Sides {
+		for _, side := range p.Sides {
+			name := strings.TrimPrefix(side.Path, dir+"/")
 			if p.Status != Unrecorded {
-				hashes[name(s.Path)] = s.Current
-				continue
-			}
-			if s.Current == "" {
-				return fail("failed", fmt.Errorf("cannot record %s: %s", QuotePath(s.Path), s.Problem))
-			}
-			if err := recordableName(name(s.Path)); err != nil {
+				hashes[name] = side.Current
+			} else if side.Current == "" {
+				return fail("failed", fmt.Errorf("cannot record %s: %s", QuotePath(side.Path), side.Problem))
+			} else if err := recordableName(name); err != nil {
 				return fail("failed", err)
-			}
-			if rec == nil || rec.Hash(name(s.Path)) == "" {
-				add = append(add, Entry{Name: name(s.Path), Hash: s.Current})
+			} else {
+				add = append(add, Entry{Name: name, Hash: side.Current})
 			}
 		}
 	}
-	action, wrote, err := r.writeRecord(recRel, rec, hashes, add, !s.readme)
-	if err != nil {
+	action, perm := "rewrote", fs.FileMode(0o644)
+	if rec == nil {
+		if len(add) < 2 {
+			return fail("failed", fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(path.Join(dir, add[0].Name))))
+		}
+		// README.md first, then the translations by name.
+		sort.SliceStable(add, func(i, j int) bool { return add[i].Name == BaseName && add[j].Name != BaseName })
+		hint := path.Join(dir, add[0].Name)
+		if QuotePath(hint) != hint {
+			// A comment cannot hold what a terminal would act on, or bytes that are
+			// not UTF-8 (the record would not parse): name the side generically.
+			hint = "<a side of the pair>"
+		}
+		action, rec = "created", newRecord(hint, !s.readme)
+	} else if info, err := os.Stat(r.Abs(recRel)); err == nil {
+		perm = info.Mode().Perm()
+	}
+	var wrote []Written
+	for _, e := range rec.Entries {
+		if h, ok := hashes[e.Name]; ok && h != e.Hash {
+			wrote = append(wrote, Written{Path: path.Join(dir, e.Name), From: e.Hash, To: h})
+		}
+	}
+	for _, e := range add {
+		wrote = append(wrote, Written{Path: path.Join(dir, e.Name), To: e.Hash})
+	}
+	if len(wrote) == 0 {
+		action = "unchanged"
+	} else if err := r.writeRecord(recRel, rec, hashes, add, perm); err != nil {
 		return fail("failed", err)
 	}
 	var out []Pair
-	for _, p := range r.checkSet(s, r.files) {
-		for _, q := range now {
-			if p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) {
-				if p.Status != Unrecorded {
-					p.Action = action
-					for _, w := range wrote {
-						if p.Has(w.Path) {
-							p.Wrote = append(p.Wrote, w)
-						}
-					}
+	for _, p := range r.checkSet(s) {
+		if !slices.ContainsFunc(now, func(q Pair) bool { return p.doc == q.doc && (p.Status != Unrecorded || q.Status == Unrecorded) }) {
+			continue
+		}
+		if p.Status != Unrecorded {
+			p.Action = action
+			for _, w := range wrote {
+				if p.has(w.Path) {
+					p.Wrote = append(p.Wrote, w)
 				}
-				out = append(out, p)
-				break
 			}
 		}
+		out = append(out, p)
 	}
 	return out
-}
-
-// oneSided explains a refused one-sided re-record.
-func (r *Repo) oneSided(p Pair) string {
-	var changed string
-	var others []string
-	for _, s := range p.Sides {
-		if s.State == SideChanged {
-			changed = QuotePath(s.Path)
-		} else {
-			others = append(others, QuotePath(s.Path))
-		}
-	}
-	return fmt.Sprintf("only %s changed since confirmation: bring %s along first, or, if %s %s no change, re-record with: %s",
-		changed, list(others), list(others), pronoun(others, "needs", "need"), r.fixCommand(p.Sides[0].Path, true))
 }
 
 // makeRecordFolder creates the folders of a set's record, only below an
@@ -281,53 +277,21 @@ func (r *Repo) makeRecordFolder(recRel string) error {
 	return nil
 }
 
-// writeRecord writes the record at recRel: rec with hashes replaced and add
-// appended, or a new record of add when rec is nil. It returns the action and
-// every hash it changed.
-func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, paths bool) (string, []Written, error) {
-	recAbs, dir := r.Abs(recRel), path.Dir(recRel)
-	var wrote []Written
-	fresh := add // writeGroup adds only what rec does not list
-	action, perm := "rewrote", fs.FileMode(0o644)
-	if rec == nil {
-		if len(fresh) < 2 {
-			return "", nil, fmt.Errorf("a record pairs at least two files; %s has no other language yet", QuotePath(path.Join(dir, add[0].Name)))
-		}
-		// README.md first, then the translations by name.
-		sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Name == BaseName && fresh[j].Name != BaseName })
-		hint := path.Join(dir, fresh[0].Name)
-		if QuotePath(hint) != hint {
-			// A comment cannot hold what a terminal would act on, or bytes that are
-			// not UTF-8 (the record would not parse): name the side generically.
-			hint = "<a side of the pair>"
-		}
-		action, rec = "created", newRecord(hint, paths)
-	} else if info, err := os.Stat(recAbs); err == nil {
-		perm = info.Mode().Perm()
-	}
-	for _, e := range rec.Entries {
-		if h, ok := hashes[e.Name]; ok && h != e.Hash {
-			wrote = append(wrote, Written{Path: path.Join(dir, e.Name), From: e.Hash, To: h})
-		}
-	}
-	for _, e := range fresh {
-		wrote = append(wrote, Written{Path: path.Join(dir, e.Name), To: e.Hash})
-	}
-	if len(wrote) == 0 {
-		return "unchanged", nil, nil
-	}
-	data, err := rec.Rewrite(hashes, fresh, r.Format)
+// writeRecord replaces the record at recRel with rec, its hashes replaced and
+// add appended, refusing to replace a symbolic link.
+func (r *Repo) writeRecord(recRel string, rec *Record, hashes map[string]string, add []Entry, perm fs.FileMode) error {
+	data, err := rec.Rewrite(hashes, add, r.Format)
 	if err != nil {
-		return "", nil, fmt.Errorf("cannot write %s: %w", QuotePath(recRel), err)
+		return fmt.Errorf("cannot write %s: %w", QuotePath(recRel), err)
 	}
-	if info, err := os.Lstat(recAbs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+	if info, err := os.Lstat(r.Abs(recRel)); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		// Renaming over a link would silently turn it into a regular file.
-		return "", nil, fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(recRel))
+		return fmt.Errorf("%s is a symbolic link; --write replaces only regular files", QuotePath(recRel))
 	}
-	if err := WriteFileAtomic(recAbs, data, perm); err != nil {
-		return "", nil, writeErr(recRel, err)
+	if err := WriteFileAtomic(r.Abs(recRel), data, perm); err != nil {
+		return writeErr(recRel, err)
 	}
-	return action, wrote, nil
+	return nil
 }
 
 // recordableName refuses a name a record cannot hold as written: a record is
