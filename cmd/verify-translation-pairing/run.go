@@ -212,7 +212,11 @@ func printText(w io.Writer, rep *pairing.Report, fullDiff bool) {
 		msg := p.Message
 		switch p.Action {
 		case "rewrote":
-			msg += ": re-recorded the current hashes"
+			if p.Status == pairing.Confirmed {
+				msg += ": re-recorded the current hashes"
+			} else { // only a new side was added: the sides above stay as last confirmed
+				msg += ": recorded only what is listed below; the pair is still " + string(p.Status)
+			}
 		case "created":
 			msg += ": created the record"
 		case "unchanged":

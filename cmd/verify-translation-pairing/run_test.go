@@ -214,6 +214,10 @@ func TestWriteAddsTranslation(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "changed       README.zh.md changed since confirmation; bring README.md and README.ja.md along") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// Only the new side was written: the message must not claim the pair was re-recorded.
+	if strings.Contains(r.stdout, "re-recorded") || !strings.Contains(r.stdout, ": recorded only what is listed below; the pair is still changed\n") {
+		t.Errorf("the message does not say that only the new side was recorded:\n%s", r.stdout)
+	}
 	want := before + "README.ja.md: " + hashObject(t, root, "README.ja.md") + "\n"
 	if diff := cmp.Diff(want, get(t, root, "README.i18n.yaml")); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)
