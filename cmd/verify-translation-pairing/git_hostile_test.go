@@ -61,6 +61,10 @@ func TestSelfIncludingConfigStopsWithGitsError(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "exceeded maximum include depth") {
 		t.Errorf("exit %d, want 2 and git's include-depth error\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// git's message spans lines: they stay lines, escaped one by one, not one line of \012.
+	if strings.Contains(r.stderr, `\012`) || !strings.Contains(r.stderr, "\n  This might be due to circular includes.") {
+		t.Errorf("git's lines are not kept as lines:\n%s", r.stderr)
+	}
 }
 
 // The confirmed blob at the end of a long delta chain in a pack is read by git:

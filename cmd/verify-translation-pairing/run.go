@@ -31,7 +31,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	fail := func(format string, a ...any) int {
 		// Whatever an error quotes from the file system is escaped for the terminal.
-		fmt.Fprintln(stderr, "verify-translation-pairing: "+pairing.EscapeTerminal(fmt.Sprintf(format, a...)))
+		fmt.Fprintln(stderr, "verify-translation-pairing: "+escapeLines(fmt.Sprintf(format, a...), "  "))
 		fmt.Fprintln(stderr, "run 'verify-translation-pairing --help' for usage")
 		return exitUsage
 	}
@@ -226,7 +226,7 @@ func printText(w io.Writer, rep *pairing.Report, fullDiff bool) {
 		case "refused":
 			msg = p.Label() + ": --write refused: " + p.WriteError
 		}
-		fmt.Fprintf(w, "%-13s %s\n", p.Status, pairing.EscapeTerminal(msg))
+		fmt.Fprintf(w, "%-13s %s\n", p.Status, escapeLines(msg, "              "))
 		for _, x := range p.Wrote {
 			from := x.From
 			if from == "" {
@@ -279,4 +279,15 @@ func printChanges(w io.Writer, s pairing.Side, fullDiff bool) {
 	} else if c.Truncated {
 		fmt.Fprintf(w, "%s  … the diff was clipped at 64 KiB\n", indent)
 	}
+}
+
+// escapeLines escapes each line of a message (git's own errors span several)
+// for the terminal and indents the lines after the first, so a multi-line error
+// reads as git wrote it instead of as one line full of \012.
+func escapeLines(msg, indent string) string {
+	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pairing.EscapeTerminal(l)
+	}
+	return strings.Join(lines, "\n"+indent)
 }
