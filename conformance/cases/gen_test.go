@@ -47,6 +47,7 @@ func generated() []gfile {
 	files = append(files, strIndexFiles()...)
 	files = append(files, cwdNilFiles()...)
 	files = append(files, trimFormatFiles()...)
+	files = append(files, keyOrderFiles()...)
 	return append(files, trapFiles()...)
 }
 
