@@ -116,7 +116,7 @@ func allMutants() []mutant {
 		knob("service/read-failure-at-render", "reads settled together, a failure reported when its source is rendered (after the earlier budgets)", knobs{readFailureAtRender: true}),
 		knob("service/project-all-first", "every source projected before any budget is checked", knobs{projectAllFirst: true}),
 		knob("service/limit-before-filter", "with a query, the limit applied before the filter", knobs{limitBeforeFilter: true}),
-	}, append(append(trapMutants(), unionMutants()...), rubyMutants()...)...)
+	}, append(append(append(trapMutants(), unionMutants()...), rubyMutants()...), keyOrderMutants()...)...)
 }
 
 // seeds are the fixed rapid seeds every mutant is certified with.
