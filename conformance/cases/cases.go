@@ -87,8 +87,11 @@ type Case struct {
 	// Features are adapter features the case needs besides those implied by its data
 	// (a string with a lone surrogate implies lone-surrogates; op host.send implies host).
 	Features []string
-	Args     *wire.Object
-	Want     Want
+	// Args are the op's arguments. An object marked with wire.Object.KeepOrder is sent with
+	// its keys in the order they were set, not in JavaScript's property order; Parse marks
+	// every object of args, so a case is sent in its file's order.
+	Args *wire.Object
+	Want Want
 }
 
 // Want is a case's expected outcome.
@@ -272,6 +275,8 @@ func parseCase(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Case,
 				if c.Args, ok = a.(*wire.Object); !ok {
 					err = fmt.Errorf("args is not a mapping")
 				}
+				// Sent as the file writes it: keys in the mapping's order (spec/fixtures.md).
+				wire.KeepOrder(c.Args)
 			}
 			haveArgs = true
 		case "want":

@@ -19,7 +19,7 @@ import (
 const CompiledName = "cases.bin"
 
 // compiledMagic starts every compiled file; the number is the version of the encoding.
-const compiledMagic = "sessionref-kit compiled fixture cases 1\n"
+const compiledMagic = "sessionref-kit compiled fixture cases 2\n"
 
 // Compile parses every *.yaml file of fsys and returns the compiled form Load reads from
 // CompiledName: the cases exactly as Parse returns them, headed by the Hash of the YAML.
@@ -79,6 +79,9 @@ const (
 	tagNumber // wire.Number text
 	tagArray  // count, then the elements
 	tagObject // count, then key and value pairs in Keys order
+	// tagKeptObject is an object marked with wire.Object.KeepOrder: count, then key and
+	// value pairs in the order set (KeysAsSet). (Version 2 of the encoding.)
+	tagKeptObject
 )
 
 type encoder struct{ b []byte }
@@ -132,8 +135,13 @@ func (e *encoder) value(v any) error {
 		if x == nil {
 			return errors.New("a nil object")
 		}
-		e.b = append(e.b, tagObject)
 		keys := x.Keys()
+		if x.KeepsOrder() {
+			e.b = append(e.b, tagKeptObject)
+			keys = x.KeysAsSet()
+		} else {
+			e.b = append(e.b, tagObject)
+		}
 		e.uint(uint64(len(keys)))
 		for _, k := range keys {
 			e.str(k)
@@ -301,7 +309,7 @@ func (d *decoder) value(depth int) (any, error) {
 			}
 		}
 		return a, nil
-	case tagObject:
+	case tagObject, tagKeptObject:
 		n, err := d.count()
 		if err != nil {
 			return nil, err
@@ -317,6 +325,9 @@ func (d *decoder) value(depth int) (any, error) {
 				return nil, err
 			}
 			o.Set(k, v)
+		}
+		if tag == tagKeptObject {
+			o.KeepOrder()
 		}
 		return o, nil
 	}

@@ -54,6 +54,7 @@ func generated() []gfile {
 	files = append(files, lossyFiles()...)
 	files = append(files, bomRunFiles()...)
 	files = append(files, noticeCountFiles()...)
+	files = append(files, keyOrderFiles()...)
 	return append(files, trapFiles()...)
 }
 

@@ -11,7 +11,8 @@ import (
 
 // Marshal writes a fixture file in the kit's canonical YAML layout: block mappings and lists,
 // every string double-quoted with JSON-compatible escapes, a string with a lone surrogate as
-// {$utf16: [code units]}. header, when not empty, is written first as comment lines.
+// {$utf16: [code units]}. A mapping's keys are in JavaScript's property order, or, for an
+// object marked with wire.Object.KeepOrder, in the order they were set. header, when not empty, is written first as comment lines.
 func Marshal(f File, header string) []byte {
 	var b strings.Builder
 	for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
@@ -89,7 +90,11 @@ func writeValue(b *strings.Builder, v any, indent int) {
 			return
 		}
 		b.WriteString("\n")
-		for _, k := range x.Keys() {
+		keys := x.Keys()
+		if x.KeepsOrder() {
+			keys = x.KeysAsSet() // sent in this order (Case.Args)
+		}
+		for _, k := range keys {
 			e, _ := x.Get(k)
 			b.WriteString(pad + key(k) + ":")
 			writeValue(b, e, indent+2)

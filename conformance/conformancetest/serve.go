@@ -7,6 +7,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
 // Serve makes p a stdio adapter of the protocol (spec/protocol.md) for the default profile:
@@ -34,5 +35,16 @@ func ServeProfile(p goport.Port, profile protocol.Profile) error {
 	if err != nil {
 		return err
 	}
-	return adapter.Serve(context.Background(), os.Stdin, os.Stdout, b)
+	return adapter.Serve(context.Background(), os.Stdin, os.Stdout, asSent{b})
+}
+
+// asSent hands the bridge each request with its objects marked to be written in the order
+// the request line holds their keys (wire.KeepOrder): a goport.Value is then the text the
+// client sent, key order included, not the text JavaScript would write (TRAP-JSON-KEY-ORDER).
+// In process (TestPort) the runner's own objects keep a fixture's order the same way.
+type asSent struct{ h adapter.Handler }
+
+func (a asSent) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	wire.KeepOrder(req.Args)
+	return a.h.Handle(ctx, req)
 }

@@ -2,10 +2,14 @@ package conformancetest
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
+	"github.com/sessionref-kit/sessionref-kit/conformance/goport"
 	"github.com/sessionref-kit/sessionref-kit/conformance/internal/refport"
 )
 
@@ -58,5 +62,38 @@ func TestServe(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("response %d:\n got %s\nwant %s…", i+1, got[i], want[i])
 		}
+	}
+}
+
+// textPort is the reference port recording the text of the session ids EncodeURIValue gets.
+type textPort struct {
+	refport.Port
+	got *[]string
+}
+
+func (p textPort) EncodeURIValue(id goport.Value) (string, error) {
+	*p.got = append(*p.got, string(id))
+	return refport.Port{}.EncodeURIValue(id)
+}
+
+// Over stdio, a port's goport.Value is the text of the request line, key order included, as
+// a port in another language reads it; the answer is JavaScript's.
+func TestServeKeepsKeyOrder(t *testing.T) {
+	var got []string
+	b, _, err := newBridge(textPort{got: &got}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"id":1,"op":"uri.encode","args":{"sessionId":{"b":1,"1":[{"y":2,"0":3}],"a":4}}}` + "\n"
+	var out bytes.Buffer
+	if err := adapter.Serve(context.Background(), strings.NewReader(in), &out, asSent{b}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"b":1,"1":[{"y":2,"0":3}],"a":4}`; len(got) != 1 || got[0] != want {
+		t.Errorf("the port got %q, want [%q]", got, want)
+	}
+	// JSON.stringify(JSON.parse(...)) is {"1":[{"0":3,"y":2}],"b":1,"a":4} (Node 20).
+	if want := `"result":"dsh-session:eyIxIjpbeyIwIjozLCJ5IjoyfV0sImIiOjEsImEiOjR9"`; !strings.Contains(out.String(), want) {
+		t.Errorf("answer %s, want %s", out.String(), want)
 	}
 }

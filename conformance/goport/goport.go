@@ -394,7 +394,10 @@ func CodeOf(err error) Code {
 }
 
 // Value is an argument as JavaScript passed it, when Go's types cannot hold it: its JSON text
-// (a lone surrogate as a \udXXX escape), or nil when the argument is absent (undefined).
+// (a lone surrogate as a \udXXX escape), or nil when the argument is absent (undefined). An
+// object's keys are in the order the caller's text held them, which need not be JavaScript's
+// property order ({"b":1,"1":2}): JSON.parse lists array-index keys first ({"1":2,"b":1}), and
+// a port writing the value again must too (TRAP-JSON-KEY-ORDER).
 type Value = json.RawMessage
 
 // ValuePort is an optional interface of a Port: the escape hatch for the requests whose

@@ -8,10 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// Marshal returns JSON.stringify(v).
+// Marshal returns JSON.stringify(v), except that an object marked with Object.KeepOrder is
+// written with its keys in the order they were set, and a Number as its text.
 func Marshal(v any) ([]byte, error) { return Append(nil, v) }
 
-// Append appends JSON.stringify(v) to dst. It fails only on a Go value that is not a Value
+// Append appends the text Marshal returns for v to dst. It fails only on a Go value that is not a Value
 // (or a Number that is not a JSON number).
 func Append(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
@@ -47,7 +48,10 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case *Object:
 		dst = append(dst, '{')
 		keys := x.Len()
-		order := x.keyOrder()
+		var order []int
+		if !x.KeepsOrder() {
+			order = x.keyOrder()
+		}
 		for i := range keys {
 			if i > 0 {
 				dst = append(dst, ',')

@@ -27,10 +27,18 @@ type Value = any
 // Object is a JSON object as JSON.parse makes it: keys in JavaScript's property order
 // (array-index keys in ascending numeric order, then the others in the order first set), and
 // a key set twice keeps its first place and its last value.
+//
+// An Object also remembers the order its keys were first set (KeysAsSet), which is the order
+// of a JSON text it was parsed from. Marked with KeepOrder, it is written in that order: a
+// text JSON.stringify never writes (`{"b":1,"1":2}`), which JSON.parse reads back as the same
+// object, as a Number is a text JSON.stringify never writes for the same double. The kit
+// sends such a text to check that an implementation orders a caller's object as JavaScript
+// does, not as its parser met the keys (TRAP-JSON-KEY-ORDER).
 type Object struct {
-	keys  []string
-	vals  []any
-	index map[string]int // built past a few keys; scanning is cheaper below
+	keys      []string
+	vals      []any
+	index     map[string]int // built past a few keys; scanning is cheaper below
+	keepOrder bool           // written in the order set (KeepOrder)
 }
 
 const scanKeys = 8
@@ -103,6 +111,46 @@ func (o *Object) Keys() []string {
 		keys[i] = o.keys[j]
 	}
 	return keys
+}
+
+// KeysAsSet returns a copy of the keys in the order they were first set: for an object
+// parsed from JSON text, the order of the text.
+func (o *Object) KeysAsSet() []string {
+	if o == nil {
+		return nil
+	}
+	return slices.Clone(o.keys)
+}
+
+// KeepOrder marks o to be written (Marshal, Append) with its keys in the order they were
+// first set rather than in JavaScript's property order, and returns o. Only the text
+// changes: Keys, All and Get, and what JSON.parse reads from the text, stay as they are.
+func (o *Object) KeepOrder() *Object {
+	o.keepOrder = true
+	return o
+}
+
+// KeepsOrder reports whether o is written in the order its keys were set (KeepOrder).
+func (o *Object) KeepsOrder() bool { return o != nil && o.keepOrder }
+
+// KeepOrder marks every object in v (v itself, and those its arrays and objects hold) with
+// Object.KeepOrder, in place, and returns v.
+func KeepOrder(v any) any {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			KeepOrder(e)
+		}
+	case *Object:
+		if x == nil {
+			return v
+		}
+		x.keepOrder = true
+		for _, e := range x.vals {
+			KeepOrder(e)
+		}
+	}
+	return v
 }
 
 // All yields the keys and their values in JavaScript's property order, as Keys and Get
@@ -230,7 +278,7 @@ func mapLeaves(v any, leaf func(any) any) any {
 		if x == nil {
 			return x
 		}
-		out := &Object{keys: slices.Clone(x.keys), vals: make([]any, len(x.vals))}
+		out := &Object{keys: slices.Clone(x.keys), vals: make([]any, len(x.vals)), keepOrder: x.keepOrder}
 		for i, e := range x.vals {
 			out.vals[i] = mapLeaves(e, leaf)
 		}

@@ -240,3 +240,45 @@ func TestAllMatchesKeys(t *testing.T) {
 		t.Error("nil object yielded")
 	}
 }
+
+// TestKeepOrder: an object marked KeepOrder is written with its keys in the order set (for a
+// parsed one, the text's), nested objects included; its value is the one JSON.parse reads
+// back; Clone and Plain keep the mark; an unmarked object is written in property order.
+func TestKeepOrder(t *testing.T) {
+	const text = `{"b":1,"1":{"y":2,"4294967295":3,"4294967294":4},"-1":[{"01":5,"0":6}],"a":7}`
+	v, err := wire.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(*wire.Object)
+	if got, want := o.KeysAsSet(), []string{"b", "1", "-1", "a"}; !slices.Equal(got, want) {
+		t.Errorf("KeysAsSet = %q, want %q", got, want)
+	}
+	const js = `{"1":{"4294967294":4,"y":2,"4294967295":3},"b":1,"-1":[{"0":6,"01":5}],"a":7}` // Node 20
+	if b, _ := wire.Marshal(o); string(b) != js {
+		t.Errorf("unmarked: %s, want %s", b, js)
+	}
+	if o.KeepsOrder() {
+		t.Error("a parsed object is marked")
+	}
+	wire.KeepOrder(o)
+	for _, w := range []any{o, wire.Clone(o), wire.Plain(o)} {
+		b, _ := wire.Marshal(w)
+		if string(b) != text {
+			t.Errorf("marked: %s, want %s", b, text)
+		}
+		back, _ := wire.Parse(string(b))
+		if b2, _ := wire.Marshal(back); string(b2) != js {
+			t.Errorf("JSON.parse of the marked text writes %s, want %s", b2, js)
+		}
+	}
+	if !slices.Equal(o.Keys(), []string{"1", "b", "-1", "a"}) {
+		t.Errorf("Keys of a marked object = %q", o.Keys())
+	}
+	if (*wire.Object)(nil).KeepsOrder() || wire.KeepOrder(nil) != nil {
+		t.Error("nil")
+	}
+	if b, _ := wire.Marshal(wire.KeepOrder((*wire.Object)(nil))); string(b) != "{}" {
+		t.Errorf("nil marked object: %s", b)
+	}
+}

@@ -107,11 +107,14 @@ pub enum Value {
     String(JsString),
     /// An array.
     Array(Vec<Value>),
-    /// An object: keys in insertion order.
+    /// An object: keys in insertion order (stringify writes them in JavaScript's property
+    /// order, array indices first).
     Object(Object),
 }
 
-/// A JSON object: keys in insertion order, as JavaScript objects keep them.
+/// A JSON object: keys in insertion order, as a JavaScript object keeps its other keys; its
+/// array-index keys ("0" to "4294967294") JavaScript lists first, ascending, and stringify
+/// writes them so.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Object(pub Vec<(JsString, Value)>);
 
@@ -246,7 +249,7 @@ fn write(out: &mut Vec<u16>, v: &Value) {
         Value::Object(o) => {
             out.push(b'{' as u16);
             let mut first = true;
-            for (k, e) in &o.0 {
+            for (k, e) in property_order(o) {
                 if matches!(e, Value::Undefined) {
                     continue;
                 }
@@ -261,6 +264,36 @@ fn write(out: &mut Vec<u16>, v: &Value) {
             out.push(b'}' as u16);
         }
     }
+}
+
+/// The entries of o in JavaScript's property order: the keys that are array indices
+/// ("0" to "4294967294", canonical) ascending first, then the others in insertion order. A
+/// request's object is in its text's order ({"b":1,"1":2}); JSON.parse, and so the seed,
+/// lists "1" first (TRAP-JSON-KEY-ORDER).
+fn property_order(o: &Object) -> Vec<(&JsString, &Value)> {
+    let mut entries: Vec<(&JsString, &Value)> = o.0.iter().map(|(k, v)| (k, v)).collect();
+    if entries.iter().any(|(k, _)| array_index(k).is_some()) {
+        // Stable: the other keys keep their order.
+        entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+    }
+    entries
+}
+
+/// The value of k when k is an array index: the canonical decimal form of an integer from 0
+/// to 2^32 - 2.
+fn array_index(k: &JsString) -> Option<u64> {
+    let u = &k.0;
+    if u.is_empty() || u.len() > 10 || (u[0] == b'0' as u16 && u.len() > 1) {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &c in u {
+        if !(b'0' as u16..=b'9' as u16).contains(&c) {
+            return None;
+        }
+        n = n * 10 + u64::from(c - b'0' as u16);
+    }
+    (n <= 4_294_967_294).then_some(n)
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

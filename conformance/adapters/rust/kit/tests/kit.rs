@@ -54,6 +54,10 @@ fn parse_as_javascript() {
     assert_eq!(parse_str("9007199254740993").unwrap(), Value::Number(9007199254740992.0));
     let o = parse_str(" {\"z\":1, \"a\":{\"k\":[]}} ").unwrap();
     assert_eq!(stringify(&o).unwrap().to_string_lossy(), "{\"z\":1,\"a\":{\"k\":[]}}");
+    // JavaScript's property order: array indices ascending first, then the others as set
+    // (TRAP-JSON-KEY-ORDER); as Node 20 writes JSON.parse of the text.
+    let o = parse_str(r#"{"b":1,"10":2,"9":3,"-1":4,"01":5,"4294967295":6,"4294967294":7,"a":{"y":1,"0":2}}"#).unwrap();
+    assert_eq!(stringify(&o).unwrap().to_string_lossy(), r#"{"9":3,"10":2,"4294967294":7,"b":1,"-1":4,"01":5,"4294967295":6,"a":{"0":2,"y":1}}"#);
     for bad in ["01", "[1,]", "{\"a\":1,}", "\"\\x\"", "\"\u{1}\"", "\u{feff}1", "\"\\u00zz\"", "1 2", "", "\"\\u\u{FF21}000\"", "nul", "-", "1."] {
         assert!(parse_str(bad).is_err(), "JSON.parse rejects {:?}", bad);
     }

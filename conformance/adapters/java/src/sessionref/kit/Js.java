@@ -4,6 +4,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.Map;
  * it. A value is {@code null} (JSON null), {@link #UNDEFINED} (an absent key), a
  * {@link String} (UTF-16 code units, lone surrogates included), a {@link Double} (an IEEE 754
  * double: -0, integers past 2^53 and all), a {@link Boolean}, a {@link List} of values, or a
- * {@link JsObject} (keys in insertion order).
+ * {@link JsObject} (keys in JavaScript's property order).
  */
 public final class Js {
     private Js() {}
@@ -398,7 +400,12 @@ public final class Js {
         return n;
     }
 
-    /** A JSON object: string keys in insertion order, as JavaScript objects keep them. */
+    /**
+     * A JSON object: string keys in JavaScript's property order, the array-index keys ("0" to
+     * "4294967294") ascending first, then the others in insertion order. A request's object
+     * comes in its text's order ({"b":1,"1":2}); JSON.parse, and so the seed, lists "1" first
+     * (TRAP-JSON-KEY-ORDER).
+     */
     public static final class JsObject implements Iterable<Map.Entry<String, Object>> {
         private final LinkedHashMap<String, Object> m = new LinkedHashMap<>();
 
@@ -417,10 +424,33 @@ public final class Js {
         /** The number of keys. */
         public int size() { return m.size(); }
 
-        /** The keys and values in order. */
-        public Iterable<Map.Entry<String, Object>> entries() { return m.entrySet(); }
+        /** The keys and values in property order. */
+        public Iterable<Map.Entry<String, Object>> entries() { return ordered(); }
 
-        @Override public Iterator<Map.Entry<String, Object>> iterator() { return m.entrySet().iterator(); }
+        @Override public Iterator<Map.Entry<String, Object>> iterator() { return ordered().iterator(); }
+
+        private Collection<Map.Entry<String, Object>> ordered() {
+            boolean indices = false;
+            for (String k : m.keySet()) if (arrayIndex(k) >= 0) { indices = true; break; }
+            if (!indices) return m.entrySet();
+            List<Map.Entry<String, Object>> out = new ArrayList<>(m.entrySet());
+            // List.sort is stable: the other keys keep their order, after every index.
+            out.sort(Comparator.comparingLong(e -> { long i = arrayIndex(e.getKey()); return i >= 0 ? i : Long.MAX_VALUE; }));
+            return out;
+        }
+
+        /** The value of k when it is an array index (canonical, 0 to 2^32 - 2), else -1. */
+        private static long arrayIndex(String k) {
+            int n = k.length();
+            if (n == 0 || n > 10 || (k.charAt(0) == '0' && n > 1)) return -1;
+            long v = 0;
+            for (int i = 0; i < n; i++) {
+                char c = k.charAt(i);
+                if (c < '0' || c > '9') return -1;
+                v = v * 10 + (c - '0');
+            }
+            return v <= 4294967294L ? v : -1;
+        }
 
         @Override public boolean equals(Object o) { return o instanceof JsObject && ((JsObject) o).m.equals(m); }
 

@@ -79,6 +79,11 @@ public final class KitTest {
         eq(9007199254740992.0, Js.parse("9007199254740993"), "2^53+1 rounds to even");
         Js.JsObject o = (Js.JsObject) Js.parse(" {\"z\":1, \"a\":{\"k\":[]}} ");
         eq("{\"z\":1,\"a\":{\"k\":[]}}", Js.stringify(o), "key order kept");
+        // JavaScript's property order: array indices ascending first, then the others as set
+        // (TRAP-JSON-KEY-ORDER); as Node 20 writes JSON.parse of the text.
+        eq("{\"9\":3,\"10\":2,\"4294967294\":7,\"b\":1,\"-1\":4,\"01\":5,\"4294967295\":6,\"a\":{\"0\":2,\"y\":1}}",
+            Js.stringify(Js.parse("{\"b\":1,\"10\":2,\"9\":3,\"-1\":4,\"01\":5,\"4294967295\":6,\"4294967294\":7,\"a\":{\"y\":1,\"0\":2}}")),
+            "array-index keys first");
         for (String bad : new String[] {"01", "[1,]", "{\"a\":1,}", "\"\\x\"", "\"\u0001\"", "\ufeff1", "\"\\u00zz\"", "1 2", "", "\"\\uＡ000\"", "nul", "-", "1."}) {
             try {
                 Js.parse(bad);
