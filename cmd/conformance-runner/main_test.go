@@ -67,12 +67,19 @@ func TestScripts(t *testing.T) { runScripts(t, "testdata/script") }
 // own, where the process is what it tests (its stdin, a real exit, an adapter that hangs
 // for a while), and "runner ARGS" in this process (runnerCmd) everywhere else: the same
 // run, output and exit status, without a process start and a load of the fixtures each.
+//
+// The script tests are parallel: they run once the tests that are not have ended
+// (TestSignalsEndTheRun signals the whole process, TestExitCodes runs run in this process's
+// working directory), side by side, so that the wait of the scripts on a hung adapter
+// (budget, hostile: seconds of timeouts) is shared by both tests' scripts.
 func runScripts(t *testing.T, dir string) {
-	// Absolute: runnerCmd changes the working directory while scripts run side by side.
+	// Absolute, before the test pauses: runnerCmd changes the working directory while
+	// scripts run side by side.
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:  dir,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"runner": runnerCmd},
