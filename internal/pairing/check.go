@@ -319,15 +319,17 @@ func (r *Repo) prefetch(rels []string) {
 		return
 	}
 	hashes, err := r.hashObjects(todo)
-	raws, rawErr := r.hashObjects(todo, "--no-filters")
 	for i, rel := range todo {
 		if err == nil {
 			r.sides[rel].hash = hashes[i]
 		} else if len(todo) == 1 {
 			r.sides[rel].err = err
 		}
-		if err == nil && rawErr == nil {
-			r.sides[rel].raw = raws[i]
+		if err == nil {
+			// The file's own bytes hashed here, not by a second git process.
+			if raw, rawErr := r.Format.blobHash(r.sides[rel].abs); rawErr == nil {
+				r.sides[rel].raw = raw
+			}
 		}
 	}
 }

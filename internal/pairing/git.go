@@ -3,8 +3,13 @@ package pairing
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,6 +230,36 @@ func (r *Repo) hashObjects(paths []string, flags ...string) ([]string, error) {
 		return nil, fmt.Errorf("git hash-object: %d hashes for %d paths", len(hashes), len(paths))
 	}
 	return hashes, nil
+}
+
+// blobHash is the object hash, in format f, of the file at path as a blob of its own
+// bytes: what `git hash-object --no-filters` gives, without a git process.
+func (f ObjectFormat) blobHash(path string) (string, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return "", err
+	}
+	var h hash.Hash
+	switch f {
+	case SHA1:
+		h = sha1.New()
+	case SHA256:
+		h = sha256.New()
+	default:
+		return "", fmt.Errorf("unsupported object format %q", f)
+	}
+	fmt.Fprintf(h, "blob %d\x00", info.Size())
+	if n, err := io.Copy(h, file); err != nil {
+		return "", err
+	} else if n != info.Size() {
+		return "", fmt.Errorf("%s: %d bytes read, %d stated (changed while read)", path, n, info.Size())
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // catBlob reads a blob by hash with `git cat-file --batch`; ok is false when

@@ -95,3 +95,35 @@ func TestIsTranslationName(t *testing.T) {
 		}
 	}
 }
+
+// blobHash is `git hash-object --no-filters` in both object formats, whatever the bytes:
+// none, a CRLF line git's autocrlf would convert, text beyond ASCII, bytes that are not
+// UTF-8, a $Id$ git's ident would expand.
+func TestBlobHashIsGits(t *testing.T) {
+	files := map[string]string{
+		"empty.md": "",
+		"crlf.md":  "one\r\ntwo\r\n",
+		"zh.md":    "你好，世界\n",
+		"bin.md":   "\xff\xfe\x00x",
+		"ident.md": "$Id$\n",
+	}
+	for _, format := range []ObjectFormat{SHA1, SHA256} {
+		root := gitRepo(t, format)
+		writeFile(t, filepath.Join(root, ".gitattributes"), "* text=auto ident\n")
+		var names []string
+		for name, data := range files {
+			writeFile(t, filepath.Join(root, name), data)
+			names = append(names, name)
+		}
+		want := strings.Fields(git(t, root, append([]string{"hash-object", "--no-filters"}, names...)...))
+		for i, name := range names {
+			got, err := format.blobHash(filepath.Join(root, name))
+			if err != nil || got != want[i] {
+				t.Errorf("%s %s: blobHash = %q, %v; git hash-object --no-filters says %s", format, name, got, err, want[i])
+			}
+		}
+	}
+	if _, err := SHA1.blobHash(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("no error for a missing file")
+	}
+}
