@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // holder is a process holding one of an adapter's pipes.
@@ -72,11 +73,19 @@ type procStat struct {
 // (comm) state ppid pgrp … starttime …", starttime the 22nd field; comm may hold spaces and
 // parentheses); ok is false when the process is gone or the line unreadable.
 func readStat(pid int) (st procStat, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	// One open, read and close, into a buffer of the stack's: readStat is called for every
+	// process on the machine each time an adapter process ends.
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return st, false
 	}
-	s := string(b)
+	var buf [1024]byte // the line is ~300 bytes, comm at most 64
+	n, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return st, false
+	}
+	s := string(buf[:n])
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return st, false
