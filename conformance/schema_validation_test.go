@@ -197,7 +197,9 @@ func TestTrafficMatchesSchemas(t *testing.T) {
 	worldSch := s.get(t, "world.schema.json", "")
 
 	rec := &recordingHandler{h: &refadapter.Reference{}}
-	rep := mustRunner(t, conformance.Runner{Handler: rec, Checks: 20, Seed: 7}).Run(context.Background())
+	// 5 checks per property: every property's messages, and the property part's share of
+	// the traffic stays near the fixtures' and features' (at 20, 4 times as many).
+	rep := mustRunner(t, conformance.Runner{Handler: rec, Checks: 5, Seed: 7}).Run(context.Background())
 	if rep.Unusable != "" {
 		t.Fatalf("reference unusable: %s", rep.Unusable)
 	}

@@ -35,6 +35,15 @@ func runnerProcess(t *testing.T, stdout io.Writer, args ...string) (int, string)
 	return 0, stderr.String()
 }
 
+// runnerInProcess is runnerProcess for what does not need a process of its own (a report's
+// path, not the process's stdout): run in this process, as "runner" in the scripts.
+func runnerInProcess(t *testing.T, stdout io.Writer, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), stdout, &stderr)
+	return code, stderr.String()
+}
+
 // TestReportPaths: every report flag takes "-" for stdout; a device, a FIFO or a link to
 // /dev/stdout is written through and stays what it was; an existing 0600 report keeps its
 // mode; a report that cannot be written changes the exit code the last line states.
@@ -44,7 +53,7 @@ func TestReportPaths(t *testing.T) {
 	t.Run("dash", func(t *testing.T) {
 		for _, flag := range []string{"--json", "--junit", "--markdown", "--html"} {
 			var out bytes.Buffer
-			code, stderr := runnerProcess(t, &out, append([]string{flag, "-"}, small...)...)
+			code, stderr := runnerInProcess(t, &out, append([]string{flag, "-"}, small...)...)
 			if code != 0 {
 				t.Fatalf("%s -: exit %d: %s", flag, code, stderr)
 			}
@@ -64,7 +73,7 @@ func TestReportPaths(t *testing.T) {
 		if os.Geteuid() != 0 {
 			t.Log("not root: /dev/null could not be replaced anyway")
 		}
-		code, stderr := runnerProcess(t, io.Discard, append([]string{"--json", os.DevNull, "--html", os.DevNull}, small...)...)
+		code, stderr := runnerInProcess(t, io.Discard, append([]string{"--json", os.DevNull, "--html", os.DevNull}, small...)...)
 		st, err := os.Stat(os.DevNull)
 		if code != 0 || err != nil || st.Mode()&os.ModeCharDevice == 0 {
 			t.Fatalf("exit %d (%s); %s is %v", code, stderr, os.DevNull, st.Mode())
@@ -87,7 +96,7 @@ func TestReportPaths(t *testing.T) {
 			f.Close()
 			got <- b
 		}()
-		code, stderr := runnerProcess(t, io.Discard, append([]string{"--json", fifo}, small...)...)
+		code, stderr := runnerInProcess(t, io.Discard, append([]string{"--json", fifo}, small...)...)
 		select {
 		case b := <-got:
 			if code != 0 || !json.Valid(b) {
@@ -132,7 +141,7 @@ func TestReportPaths(t *testing.T) {
 		p := filepath.Join(dir, "private.json")
 		os.WriteFile(p, nil, 0o600)
 		os.Chmod(p, 0o600)
-		code, stderr := runnerProcess(t, io.Discard, append([]string{"--json", p}, small...)...)
+		code, stderr := runnerInProcess(t, io.Discard, append([]string{"--json", p}, small...)...)
 		st, _ := os.Stat(p)
 		if code != 0 || st.Mode().Perm() != 0o600 || st.Size() == 0 {
 			t.Errorf("exit %d (%s); mode %v, %d bytes", code, stderr, st.Mode().Perm(), st.Size())
@@ -142,7 +151,7 @@ func TestReportPaths(t *testing.T) {
 	t.Run("missing-folder", func(t *testing.T) {
 		var out bytes.Buffer
 		start := time.Now()
-		code, stderr := runnerProcess(t, &out, append([]string{"--json", filepath.Join(dir, "no", "r.json")}, small...)...)
+		code, stderr := runnerInProcess(t, &out, append([]string{"--json", filepath.Join(dir, "no", "r.json")}, small...)...)
 		if code != 2 || out.Len() != 0 || !strings.Contains(stderr, "no such file or directory") {
 			t.Errorf("exit %d in %v; stdout %q; stderr %q", code, time.Since(start), out.String(), stderr)
 		}
@@ -153,7 +162,7 @@ func TestReportPaths(t *testing.T) {
 			t.Skip("no /dev/full")
 		}
 		var out bytes.Buffer
-		code, stderr := runnerProcess(t, &out, append([]string{"--json", "/dev/full"}, small...)...)
+		code, stderr := runnerInProcess(t, &out, append([]string{"--json", "/dev/full"}, small...)...)
 		last := lastLine(out.String())
 		if code != 2 || !strings.HasSuffix(last, "(exit 2)") || !strings.HasPrefix(last, "REPORT NOT WRITTEN") {
 			t.Errorf("exit %d, last line %q; stderr %q", code, last, stderr)

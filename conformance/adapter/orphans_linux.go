@@ -20,7 +20,10 @@ type holder struct {
 // helper. A child of this process holds them only between its fork and its exec, which
 // closes them (Go opens every descriptor close-on-exec): another adapter being started at
 // that moment (diff's other side, a restart, a test's run beside this one), not a helper.
-func pipeHolders(ids []uint64, pgid int) []holder {
+//
+// since is the adapter's start time (startTime): only a process started then or later is
+// looked at; 0 looks at every process.
+func pipeHolders(ids []uint64, pgid int, since uint64) []holder {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -39,7 +42,10 @@ func pipeHolders(ids []uint64, pgid int) []holder {
 		if err != nil || pid == self {
 			continue
 		}
-		if g, err := syscall.Getpgid(pid); err != nil || g == pgid || parent(pid) == self {
+		// A holder descends from the adapter, so it started no earlier: an older process
+		// is passed over on its stat line, without a look at its descriptors.
+		st, ok := readStat(pid)
+		if !ok || st.pgrp == pgid || st.ppid == self || st.start < since {
 			continue
 		}
 		dir := filepath.Join("/proc", e.Name(), "fd")
@@ -57,24 +63,54 @@ func pipeHolders(ids []uint64, pgid int) []holder {
 	return out
 }
 
-// parent is the pid of pid's parent, from /proc/pid/stat ("pid (comm) state ppid …"; comm
-// may hold spaces and parentheses), or 0.
-func parent(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+// procStat is what pipeHolders reads of a process's /proc/pid/stat line.
+type procStat struct {
+	ppid, pgrp int
+	start      uint64 // clock ticks after boot
+}
+
+// readStat reads pid's parent, process group and start time from /proc/pid/stat ("pid
+// (comm) state ppid pgrp … starttime …", starttime the 22nd field; comm may hold spaces and
+// parentheses); ok is false when the process is gone or the line unreadable.
+func readStat(pid int) (st procStat, ok bool) {
+	// One open, read and close, into a buffer of the stack's: readStat is called for every
+	// process on the machine each time an adapter process ends.
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return 0
+		return st, false
 	}
-	s := string(b)
+	var buf [1024]byte // the line is ~300 bytes, comm at most 64
+	n, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return st, false
+	}
+	s := string(buf[:n])
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0
+		return st, false
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0
+	f := strings.Fields(s[i+1:]) // f[0] is the 3rd field
+	if len(f) < 20 {
+		return st, false
 	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
+	st.ppid, _ = strconv.Atoi(f[1])
+	st.pgrp, _ = strconv.Atoi(f[2])
+	st.start, err = strconv.ParseUint(f[19], 10, 64)
+	return st, err == nil
+}
+
+// parent is the pid of pid's parent, or 0.
+func parent(pid int) int {
+	st, _ := readStat(pid)
+	return st.ppid
+}
+
+// startTime is when pid started, in /proc's clock ticks after boot (0 if unknown): read
+// before the process is reaped, it bounds the start of every process it starts.
+func startTime(pid int) uint64 {
+	st, _ := readStat(pid)
+	return st.start
 }
 
 // describe names a process by pid and command line: "pid 123 (sleep 600)".

@@ -3,6 +3,7 @@ package adapter
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,18 +46,29 @@ func TestPipeHoldersPassOverChildren(t *testing.T) {
 	if got := parent(cmd.Process.Pid); got != os.Getpid() {
 		t.Fatalf("parent of sh = %d, want %d", got, os.Getpid())
 	}
+	// Every process is looked at (since 0), or those started no earlier than sh, which the
+	// grandchild is one of; one started after the grandchild is not.
+	since := startTime(cmd.Process.Pid)
+	if since == 0 || startTime(grandchild) < since {
+		t.Fatalf("start times: sh %d, its sleep %d", since, startTime(grandchild))
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		hs := pipeHolders([]uint64{pipeID(w)}, 0)
-		var pids []int
-		for _, h := range hs {
+		var pids, pidsSince []int
+		for _, h := range pipeHolders([]uint64{pipeID(w)}, 0, 0) {
 			pids = append(pids, h.pid)
 		}
-		if len(pids) == 1 && pids[0] == grandchild {
+		for _, h := range pipeHolders([]uint64{pipeID(w)}, 0, since) {
+			pidsSince = append(pidsSince, h.pid)
+		}
+		if len(pids) == 1 && pids[0] == grandchild && slices.Equal(pids, pidsSince) {
+			if hs := pipeHolders([]uint64{pipeID(w)}, 0, startTime(grandchild)+1); len(hs) != 0 {
+				t.Errorf("holders started before %d: %v, want none", startTime(grandchild)+1, hs)
+			}
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("holders %v, want only the grandchild %d (not sh, %d, our child)", pids, grandchild, cmd.Process.Pid)
+			t.Fatalf("holders %v (since sh: %v), want only the grandchild %d (not sh, %d, our child)", pids, pidsSince, grandchild, cmd.Process.Pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -10,4 +10,7 @@ type holder struct {
 
 // pipeHolders finds nobody where there is no /proc to look in; a held stderr is still
 // reported, without a pid.
-func pipeHolders(ids []uint64, pgid int) []holder { return nil }
+func pipeHolders(ids []uint64, pgid int, since uint64) []holder { return nil }
+
+// startTime is 0: there is no /proc to read it from.
+func startTime(pid int) uint64 { return 0 }

@@ -177,6 +177,7 @@ type Process struct {
 	stderrDone chan struct{}
 	exit       *exit    // of the current process
 	pipes      []uint64 // identities of the three pipes, to find who else holds them
+	started    uint64   // the process's start time (startTime): its helpers started no earlier
 	dead       bool
 	waited     bool // the process was waited for (or given up on) and its pipes closed
 	hello      *protocol.Request
@@ -254,6 +255,9 @@ func (p *Process) start() error {
 		return fmt.Errorf("adapter did not start: %w", err)
 	}
 	ew.Close()
+	// Read before the process is waited for below: until then it stays in /proc, a zombie
+	// at worst.
+	p.started = startTime(cmd.Process.Pid)
 	tail := &tailBuffer{max: 16 << 10}
 	done := make(chan struct{})
 	go func() {
@@ -635,7 +639,7 @@ func (p *Process) finish() {
 // helper it started with setsid, say. They are named, not killed: the runner kills only the
 // group it created.
 func (p *Process) noteOrphans(stderrHeld bool) {
-	holders := pipeHolders(p.pipes, p.cmd.Process.Pid)
+	holders := pipeHolders(p.pipes, p.cmd.Process.Pid, p.started)
 	if len(holders) == 0 && stderrHeld {
 		holders = []holder{{desc: "a process outside the adapter's process group (its pid could not be found)"}}
 	}

@@ -55,6 +55,16 @@ func TestCompactJSON(t *testing.T) {
 	if got, want := compactJSON([]byte(in)), `{"a":"x y\" z\\","b":[1,2]}`; got != want {
 		t.Errorf("compactJSON = %s, want %s", got, want)
 	}
+	// Text beyond ASCII stays as it is; a byte that is not UTF-8 becomes U+FFFD, as before
+	// (when the loop went rune by rune).
+	for in, want := range map[string]string{
+		"[ \"é 中\" ,\n\"😀\" ]":    `["é 中","😀"]`,
+		"[ \"a\xff b\" ,\xfe 1 ]": "[\"a\uFFFD b\",\uFFFD1]",
+	} {
+		if got := compactJSON([]byte(in)); got != want {
+			t.Errorf("compactJSON(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 // The block conformance/trace generates under a clause is left out: the page shows the
