@@ -182,6 +182,9 @@ func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint1
 			return 0, nil, nil, false
 		}
 		c := u[j]
+		if p.k.trap.narrowUnit && c != '\\' && (byte(c) == ']' || byte(c) == '\\') {
+			break // MUTANT narrowUnit: Rust's `units[j] as u8`, a unit compared by its low byte
+		}
 		if c == ']' {
 			break
 		}

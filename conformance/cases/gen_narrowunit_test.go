@@ -1,0 +1,26 @@
+package cases_test
+
+import "github.com/sessionref-kit/sessionref-kit/conformance/protocol"
+
+// A mention scanner over UTF-16 code units compares each unit with ASCII punctuation as the
+// unit itself, never its low byte. Found by porting the contract to Rust from the spec alone:
+// a label scan written `units[j] as u8 != b']'` (the cast truncates a u16 to its low byte)
+// passed all 1,970 checks with --require-all, because no label held a code unit whose low
+// byte is `]` or `\` (U+015D ŝ, U+305D そ, U+015C Ŝ, U+305C ぜ): such a label ends there, the
+// Markdown form fails, and the bare URI inside it is parsed instead (TRAP-RE-CODE-UNITS).
+
+func narrowUnitFiles() []gfile {
+	p := func(name, text string) gcase {
+		return c(name, "SR-MENTION-3 SR-MENTION-4", o("text", text)).trap("TRAP-RE-CODE-UNITS")
+	}
+	return []gfile{{"traps-narrow-unit-mention-parse.yaml", protocol.OpMentionParse, []gcase{
+		p("label-u305d-low-byte-is-bracket", "@[aそb](dsh-session:ImEi)"),
+		p("label-u015d-low-byte-is-bracket", "@[ŝ](dsh-session:ImEi)"),
+		p("label-u305c-low-byte-is-backslash", "@[ぜx](dsh-session:ImEi)"),
+		p("label-u015c-low-byte-is-backslash", "@[xŜ](dsh-session:ImEi)"),
+		p("label-u5d5d-both-bytes-bracket", "see @[嵝](dsh-session:ImEi) now"),
+		p("uri-u0129-low-byte-is-paren", "@[x](dsh-session:ImEiĩ)"),
+		p("at-u0140-low-byte-is-at", "ŀ[x](dsh-session:ImEi)"),
+		p("bare-payload-then-u0141", "dsh-session:ImEiŁ"),
+	}}}
+}
