@@ -12,6 +12,22 @@ import (
 func (p port) formatMention(id, label string) string {
 	var b strings.Builder
 	b.WriteString("@[")
+	if p.k.trap.narrowFormat {
+		// MUTANT narrowFormat: each UTF-16 unit tested by its low byte (Rust's `u as u8`)
+		var out []uint16
+		for _, c := range jsstring.UTF16(label) {
+			if byte(c) == '\\' || byte(c) == ']' {
+				out = append(out, '\\')
+			}
+			out = append(out, c)
+		}
+		label = jsstring.FromUTF16(out)
+		b.WriteString(label)
+		b.WriteString("](")
+		b.WriteString(p.EncodeURI(id))
+		b.WriteString(")")
+		return b.String()
+	}
 	for i := 0; i < len(label); i++ {
 		c := label[i]
 		if c == '\\' || (c == ']' && !p.k.noEscapeBracket) { // MUTANT noEscapeBracket: `]` left as is
