@@ -12,6 +12,22 @@ import (
 func (p port) formatMention(id, label string) string {
 	var b strings.Builder
 	b.WriteString("@[")
+	if p.k.trap.narrowFormat {
+		// MUTANT narrowFormat: each UTF-16 unit tested by its low byte (Rust's `u as u8`)
+		var out []uint16
+		for _, c := range jsstring.UTF16(label) {
+			if byte(c) == '\\' || byte(c) == ']' {
+				out = append(out, '\\')
+			}
+			out = append(out, c)
+		}
+		label = jsstring.FromUTF16(out)
+		b.WriteString(label)
+		b.WriteString("](")
+		b.WriteString(p.EncodeURI(id))
+		b.WriteString(")")
+		return b.String()
+	}
 	for i := 0; i < len(label); i++ {
 		c := label[i]
 		if c == '\\' || (c == ']' && !p.k.noEscapeBracket) { // MUTANT noEscapeBracket: `]` left as is
@@ -182,6 +198,9 @@ func (p port) matchMarkdown(u []uint16, i int) (end int, label, uriUnits []uint1
 			return 0, nil, nil, false
 		}
 		c := u[j]
+		if p.k.trap.narrowUnit && c != '\\' && (byte(c) == ']' || byte(c) == '\\') {
+			break // MUTANT narrowUnit: Rust's `units[j] as u8`, a unit compared by its low byte
+		}
 		if c == ']' {
 			break
 		}

@@ -71,6 +71,8 @@ type trapKnobs struct {
 	longCreatedAt    bool                                    // a header's createdAt read into a long: truncated, saturated
 	trimTitle        func(string) string                     // a title "sanitized" before it becomes a label
 	trimLabel        func(string) string                     // a Markdown label "sanitized" once unescaped
+	narrowUnit       bool                                    // a label's code units compared with `]` and `\` by their low byte
+	narrowFormat     bool                                    // the formatter's escape tests a unit's low byte for `]` and `\`
 }
 
 // javaTrim is Java's String.trim(): every code unit up to U+0020 off both ends.
@@ -277,6 +279,8 @@ func trapMutants() []mutant {
 		trap("trap/java-string-strip-mention-label", "Java label.strip() once a Markdown label is unescaped: Character.isWhitespace dropped at both ends", trapKnobs{trimLabel: javaStrip}),
 		trap("trap/java-createdat-long", "Java createdAt read as long epoch milliseconds ((long) of the double): 1.5 is 1, 1e21 is 2^63-1", trapKnobs{longCreatedAt: true}),
 		trap("trap/java-long-to-int-limit", "Java (int) of the long candidate limit where the listing is cut: 2^32+2 keeps 2, 2^53-1 none", trapKnobs{int32Limit: true}),
+		trap("trap/rust-u8-cast-format-escape", "Rust formatter escaping over u16 units written `if u as u8 == b']'`: そ (U+305D) and ぜ (U+305C) get a `\\` before them", trapKnobs{narrowFormat: true}),
+		trap("trap/rust-u8-cast-label-scan", "Rust label scan over u16 units written `units[j] as u8 != b']'`: U+305D そ, U+015D ŝ (low byte `]`) and U+305C ぜ (`\\`) end the label", trapKnobs{narrowUnit: true}),
 		wireTrap("trap/python-sorted-by-seq", "Python sorted(events, key=seq): events ordered by seq, not array position", sortedBySeq),
 	}, numberMutants()...)
 }
