@@ -55,6 +55,7 @@ func generated() []gfile {
 	files = append(files, bomRunFiles()...)
 	files = append(files, noticeCountFiles()...)
 	files = append(files, keyOrderFiles()...)
+	files = append(files, infinityFiles()...)
 	return append(files, trapFiles()...)
 }
 
