@@ -56,6 +56,7 @@ func generated() []gfile {
 	files = append(files, noticeCountFiles()...)
 	files = append(files, keyOrderFiles()...)
 	files = append(files, narrowUnitFiles()...)
+	files = append(files, infinityFiles()...)
 	return append(files, trapFiles()...)
 }
 
