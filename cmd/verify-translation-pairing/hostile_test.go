@@ -341,3 +341,20 @@ func TestConfigMappingOfManyKeysRefused(t *testing.T) {
 		}
 	}
 }
+
+// The command a message offers for a side whose name starts with "-" works as
+// printed: it was "--write -h/README.zh.md", which the tool read as an option.
+func TestFixCommandForDashNames(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "-h/README.md", "x\n")
+	put(t, root, "-h/README.zh.md", "y\n")
+	r := cliBounded(t, root)
+	i := strings.Index(r.stdout, "verify-translation-pairing --write ")
+	if i < 0 {
+		t.Fatalf("no command offered:\n%s", r.stdout)
+	}
+	args := strings.Fields(strings.SplitN(r.stdout[i:], "\n", 2)[0])[1:]
+	if w := cliBounded(t, root, args...); w.code != 0 || !strings.Contains(w.stdout, "created the record") {
+		t.Errorf("the offered command %q: exit %d\n%s%s", args, w.code, w.stdout, w.stderr)
+	}
+}
