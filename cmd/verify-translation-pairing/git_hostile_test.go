@@ -151,3 +151,21 @@ func TestLargeChangeCountedByGit(t *testing.T) {
 		t.Errorf("changes: %+v", c)
 	}
 }
+
+// A repository git refuses (bare, owned by another user, a broken .git file)
+// is exit 2 with git's words and no "--help for usage": the command line was right.
+func TestRefusedRepositoryIsNotAUsageError(t *testing.T) {
+	bare := t.TempDir()
+	gitCmd(t, bare, "init", "--bare", "-q")
+	broken := t.TempDir()
+	put(t, broken, ".git", "gitdir: "+filepath.Join(broken, "nowhere")+"\n")
+	for dir, want := range map[string]string{
+		bare:   "fatal: this operation must be run in a work tree",
+		broken: "fatal: not a git repository: ",
+	} {
+		r := cliBounded(t, dir)
+		if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "for usage") {
+			t.Errorf("%s: exit %d, want 2 and %q without a usage hint\n%s", dir, r.code, want, r.stderr)
+		}
+	}
+}
