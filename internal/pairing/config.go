@@ -57,6 +57,7 @@ type setLang struct {
 	pattern  string
 	re       *regexp.Regexp
 	kinds    string // the wildcards in order, e.g. "**/|*"
+	prefix   string // the literal characters before the first wildcard
 	literals int
 }
 
@@ -284,8 +285,7 @@ func compilePattern(p string) (setLang, error) {
 	if err != nil {
 		return l, err
 	}
-	l.re = c
-	l.kinds = strings.Join(kinds, "|")
+	l.re, l.kinds, l.prefix = c, strings.Join(kinds, "|"), p[:strings.IndexAny(p+"*", "*?[")]
 	return l, nil
 }
 
@@ -300,7 +300,10 @@ func (s *pairSet) classify(rel string) (tag, key string, ok bool) {
 		}
 		return strings.TrimPrefix(name, BaseName), "", true
 	}
-	if rel == s.Record || rel == ConfigName || slices.ContainsFunc(s.exclude, func(e setLang) bool { return e.re.MatchString(rel) }) {
+	// A pattern's literal start is compared first: every set sees every file
+	// (2,000 sets by 5,000 files took 7 s in regular expressions).
+	match := func(l setLang) bool { return strings.HasPrefix(rel, l.prefix) && l.re.MatchString(rel) }
+	if rel == s.Record || rel == ConfigName || !slices.ContainsFunc(s.langs, match) || slices.ContainsFunc(s.exclude, match) {
 		return "", "", false
 	}
 	best := -1
