@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/internal/pairing"
 )
@@ -167,5 +168,25 @@ func TestRefusedRepositoryIsNotAUsageError(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "for usage") {
 			t.Errorf("%s: exit %d, want 2 and %q without a usage hint\n%s", dir, r.code, want, r.stderr)
 		}
+	}
+}
+
+// A clean filter that hangs costs one git timeout, not one more per side: a
+// batch that timed out is not asked again side by side (3 pairs took 7 timeouts).
+func TestHangingFilterCostsOneTimeout(t *testing.T) {
+	defer func(d time.Duration) { pairing.GitTimeout = d }(pairing.GitTimeout)
+	pairing.GitTimeout = time.Second
+	root := newRepo(t, "")
+	for _, d := range []string{"a", "b", "c"} {
+		put(t, root, d+"/README.md", "x\n")
+		put(t, root, d+"/README.zh.md", "y\n")
+		record(t, root, d, "README.md", "README.zh.md")
+	}
+	put(t, root, ".gitattributes", "*.md filter=hang\n")
+	gitCmd(t, root, "config", "filter.hang.clean", "sleep 30")
+	start := time.Now()
+	r := cliBounded(t, root)
+	if d := time.Since(start); r.code != 1 || d > 4*time.Second || !strings.Contains(r.stdout, "no answer within 1s") {
+		t.Errorf("exit %d after %v\n%s%s", r.code, d, r.stdout, r.stderr)
 	}
 }

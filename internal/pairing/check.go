@@ -242,7 +242,8 @@ type sideInfo struct {
 // hashes checks each side once a run (checkSide) and hashes, in one git call,
 // those that pass and have no hash yet: a repository with many pairs costs one
 // `git hash-object` and not one a side. When git refuses the batch, each side
-// is asked alone, so that the error names the side git refused.
+// is asked alone, so that the error names the side git refused; not after a
+// timeout, which each side could cost again (a filter that hangs).
 func (r *Repo) hashes(rels ...string) []*sideInfo {
 	if r.sides == nil {
 		r.sides = map[string]*sideInfo{}
@@ -264,7 +265,7 @@ func (r *Repo) hashes(rels ...string) []*sideInfo {
 		return infos
 	}
 	hashes, err := r.hashObjects(todo)
-	if err != nil && len(todo) > 1 {
+	if err != nil && len(todo) > 1 && !errors.Is(err, errTimeout) {
 		for _, rel := range todo {
 			r.hashes(rel)
 		}

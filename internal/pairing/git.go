@@ -35,8 +35,9 @@ func (f ObjectFormat) HexLen() int { return map[ObjectFormat]int{SHA1: 40, SHA25
 // reads, a hook that hangs) ends with an error naming the call.
 var GitTimeout = 30 * time.Second
 
-// errTooLong is the error of a git call stopped at its output limit.
-var errTooLong = errors.New("output over its limit")
+// errTooLong is the error of a git call stopped at its output limit, errTimeout
+// of one stopped at GitTimeout.
+var errTooLong, errTimeout = errors.New("output over its limit"), errors.New("timed out")
 
 // Output limits of git calls: a listing, what git says on stderr, and one
 // diff, whose text a report clips at maxDiffBytes.
@@ -110,7 +111,7 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	if err != nil {
 		ge := &GitError{Args: args, Stderr: errOut.buf.String(), Err: err}
 		if ctx.Err() == context.DeadlineExceeded {
-			ge.Stderr = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout)
+			ge.Stderr, ge.Err = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout), errTimeout
 		}
 		return nil, ge
 	}
