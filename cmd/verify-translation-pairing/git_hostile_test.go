@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -188,5 +189,25 @@ func TestHangingFilterCostsOneTimeout(t *testing.T) {
 	r := cliBounded(t, root)
 	if d := time.Since(start); r.code != 1 || d > 4*time.Second || !strings.Contains(r.stdout, "no answer within 1s") {
 		t.Errorf("exit %d after %v\n%s%s", r.code, d, r.stdout, r.stderr)
+	}
+}
+
+// A corrupt loose object of the confirmed blob is named corrupt in git's words,
+// not "not in the repository's objects" (what cat-file --batch answers for both).
+func TestCorruptConfirmedBlobQuotesGit(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "README.md", "hello\n")
+	put(t, root, "README.zh.md", "你好\n")
+	oid := record(t, root, ".", "README.md", "README.zh.md")[0]
+	gitCmd(t, root, "add", ".")
+	obj := filepath.Join(root, ".git", "objects", oid[:2], oid[2:])
+	os.Chmod(obj, 0o644)
+	if err := os.WriteFile(obj, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	put(t, root, "README.md", "hello again\n")
+	r := cliBounded(t, root)
+	if r.code != 1 || !strings.Contains(r.stdout, "is in the repository's objects, but git cannot read it: git cat-file -t "+oid+": error: ") {
+		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
 }

@@ -222,6 +222,10 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 		return Changes{Source: "unavailable", Reason: err.Error()}
 	}
 	if !ok {
+		// cat-file --batch says "missing" for an object it cannot read too.
+		if _, err := runGit(r.Root, nil, 1<<10, nil, "cat-file", "-t", oid); err != nil && strings.Contains(err.Error(), "error: ") {
+			return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is in the repository's objects, but git cannot read it: " + strings.ReplaceAll(err.Error(), "\n", "; ")}
+		}
 		return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
 	}
 	c, err := r.gitDiff(rel, old)
