@@ -211,3 +211,28 @@ func TestCorruptConfirmedBlobQuotesGit(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// The attributes that explain a conversion are asked of git once a run, not
+// twice a side: 200 CRLF pairs under core.autocrlf took 12.9 s, 800 git calls.
+func TestConversionAttributesAskedOnce(t *testing.T) {
+	root := newRepo(t, "")
+	gitCmd(t, root, "config", "core.autocrlf", "true")
+	for i := range 20 {
+		d := fmt.Sprintf("d%d", i)
+		put(t, root, d+"/README.md", "a\r\n")
+		put(t, root, d+"/README.zh.md", "b\r\n")
+		record(t, root, d, "README.md", "README.zh.md")
+	}
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$@\" >> "+log+"\nexec "+real+" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r := cliBounded(t, root, "--json")
+	calls, _ := os.ReadFile(log)
+	if n := strings.Count(string(calls), " check-attr "); r.code != 0 || n != 1 || !strings.Contains(r.stdout, `"core.autocrlf": "true"`) {
+		t.Errorf("exit %d, %d check-attr calls, want 1\n%s", r.code, n, r.stdout[:min(len(r.stdout), 2000)])
+	}
+}

@@ -170,7 +170,7 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 			changed = append(changed, QuotePath(s.Path))
 		}
 		if info.raw != "" && info.raw != info.hash {
-			s.Conversion = &Conversion{Raw: info.raw, Attributes: r.checkAttrs(s.Path)}
+			s.Conversion = &Conversion{Raw: info.raw} // Run asks for its attributes
 		}
 		p.Sides = append(p.Sides, s)
 	}

@@ -216,23 +216,36 @@ func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on
-// path: what explains a conversion.
-func (r *Repo) checkAttrs(path string) map[string]string {
-	res, err := runGit(r.Root, []byte(path+"\x00"), 1<<16, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
-	if err != nil {
-		return nil
+// each of convs' paths, what explains its conversion, and fills them in: one
+// call for all (two calls a side cost 12.9 s for 200 CRLF pairs).
+func (r *Repo) checkAttrs(convs map[string][]*Conversion) {
+	var in bytes.Buffer
+	for p := range convs {
+		in.WriteString(p + "\x00")
 	}
-	f := strings.Split(string(res), "\x00")
-	attrs := map[string]string{}
-	for i := 0; i+2 < len(f); i += 3 {
-		if f[i+2] != "unspecified" {
-			attrs[f[i+1]] = f[i+2]
+	res, err := runGit(r.Root, in.Bytes(), maxListing, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
+	if err != nil {
+		return
+	}
+	autocrlf, _ := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf")
+	attrs := map[string]map[string]string{}
+	for p := range convs {
+		attrs[p] = map[string]string{}
+		if v := strings.TrimSpace(string(autocrlf)); v != "" {
+			attrs[p]["core.autocrlf"] = v
 		}
 	}
-	if v, err := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf"); err == nil && len(v) > 0 {
-		attrs["core.autocrlf"] = strings.TrimSpace(string(v))
+	f := strings.Split(string(res), "\x00")
+	for i := 0; i+2 < len(f); i += 3 {
+		if f[i+2] != "unspecified" && attrs[f[i]] != nil {
+			attrs[f[i]][f[i+1]] = f[i+2]
+		}
 	}
-	return attrs
+	for p, cs := range convs {
+		for _, c := range cs {
+			c.Attributes = attrs[p]
+		}
+	}
 }
 
 // Changes is what changed in one side since the confirmed state, when the
