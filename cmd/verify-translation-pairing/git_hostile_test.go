@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessionref-kit/sessionref-kit/internal/pairing"
 )
@@ -149,5 +151,88 @@ func TestLargeChangeCountedByGit(t *testing.T) {
 	c := rep.Pairs[0].Sides[0].Changes
 	if c == nil || c.Added != 2100 || c.Removed != 2100 || !c.Truncated {
 		t.Errorf("changes: %+v", c)
+	}
+}
+
+// A repository git refuses (bare, owned by another user, a broken .git file)
+// is exit 2 with git's words and no "--help for usage": the command line was right.
+func TestRefusedRepositoryIsNotAUsageError(t *testing.T) {
+	bare := t.TempDir()
+	gitCmd(t, bare, "init", "--bare", "-q")
+	broken := t.TempDir()
+	put(t, broken, ".git", "gitdir: "+filepath.Join(broken, "nowhere")+"\n")
+	for dir, want := range map[string]string{
+		bare:   "fatal: this operation must be run in a work tree",
+		broken: "fatal: not a git repository: ",
+	} {
+		r := cliBounded(t, dir)
+		if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "for usage") {
+			t.Errorf("%s: exit %d, want 2 and %q without a usage hint\n%s", dir, r.code, want, r.stderr)
+		}
+	}
+}
+
+// A clean filter that hangs costs one git timeout, not one more per side: a
+// batch that timed out is not asked again side by side (3 pairs took 7 timeouts).
+func TestHangingFilterCostsOneTimeout(t *testing.T) {
+	defer func(d time.Duration) { pairing.GitTimeout = d }(pairing.GitTimeout)
+	pairing.GitTimeout = time.Second
+	root := newRepo(t, "")
+	for _, d := range []string{"a", "b", "c"} {
+		put(t, root, d+"/README.md", "x\n")
+		put(t, root, d+"/README.zh.md", "y\n")
+		record(t, root, d, "README.md", "README.zh.md")
+	}
+	put(t, root, ".gitattributes", "*.md filter=hang\n")
+	gitCmd(t, root, "config", "filter.hang.clean", "sleep 5") // outlives the 1 s timeout; the tool stops git, not the filter git started, so it is short
+	start := time.Now()
+	r := cliBounded(t, root)
+	if d := time.Since(start); r.code != 1 || d > 4*time.Second || !strings.Contains(r.stdout, "no answer within 1s") {
+		t.Errorf("exit %d after %v\n%s%s", r.code, d, r.stdout, r.stderr)
+	}
+}
+
+// A corrupt loose object of the confirmed blob is named corrupt in git's words,
+// not "not in the repository's objects" (what cat-file --batch answers for both).
+func TestCorruptConfirmedBlobQuotesGit(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "README.md", "hello\n")
+	put(t, root, "README.zh.md", "你好\n")
+	oid := record(t, root, ".", "README.md", "README.zh.md")[0]
+	gitCmd(t, root, "add", ".")
+	obj := filepath.Join(root, ".git", "objects", oid[:2], oid[2:])
+	os.Chmod(obj, 0o644)
+	if err := os.WriteFile(obj, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	put(t, root, "README.md", "hello again\n")
+	r := cliBounded(t, root)
+	if r.code != 1 || !strings.Contains(r.stdout, "is in the repository's objects, but git cannot read it: git cat-file -t "+oid+": error: ") {
+		t.Errorf("exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// The attributes that explain a conversion are asked of git once a run, not
+// twice a side: 200 CRLF pairs under core.autocrlf took 12.9 s, 800 git calls.
+func TestConversionAttributesAskedOnce(t *testing.T) {
+	root := newRepo(t, "")
+	gitCmd(t, root, "config", "core.autocrlf", "true")
+	for i := range 20 {
+		d := fmt.Sprintf("d%d", i)
+		put(t, root, d+"/README.md", "a\r\n")
+		put(t, root, d+"/README.zh.md", "b\r\n")
+		record(t, root, d, "README.md", "README.zh.md")
+	}
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$@\" >> "+log+"\nexec "+real+" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r := cliBounded(t, root, "--json")
+	calls, _ := os.ReadFile(log)
+	if n := strings.Count(string(calls), " check-attr "); r.code != 0 || n != 1 || !strings.Contains(r.stdout, `"core.autocrlf": "true"`) {
+		t.Errorf("exit %d, %d check-attr calls, want 1\n%s", r.code, n, r.stdout[:min(len(r.stdout), 2000)])
 	}
 }

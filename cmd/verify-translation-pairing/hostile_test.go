@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -311,5 +312,49 @@ func TestRepositoryConfigRunsNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the check ran the repository's core.fsmonitor command")
+	}
+}
+
+// A config of one huge mapping is refused before yaml.v3 decodes it, which
+// compares every key of a mapping with every other: 20,000 keys took 4 s, a
+// 300 KB config 52 s, 1 MiB about ten minutes.
+func TestConfigMappingOfManyKeysRefused(t *testing.T) {
+	for name, config := range map[string]string{
+		"top":       "",
+		"set":       "sets:\n  - record: t.i18n.yaml\n    languages: {en: \"*.md\", zh: \"*.zh.md\"}\n    ",
+		"languages": "sets:\n  - record: t.i18n.yaml\n    languages:\n      ",
+	} {
+		root := newRepo(t, "")
+		var b strings.Builder
+		for i := range 20000 {
+			fmt.Fprintf(&b, "%sk%d: x\n", config[strings.LastIndexByte(config, '\n')+1:], i)
+		}
+		put(t, root, ".translation-pairing.yaml", config[:strings.LastIndexByte(config, '\n')+1]+b.String())
+		start := time.Now()
+		r := cliBounded(t, root)
+		want := "malformed     .translation-pairing.yaml: line "
+		if r.code != 1 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, " keys; a config has no more than 1000 in one mapping; fix the config") {
+			t.Errorf("%s: exit %d\n%s", name, r.code, r.stdout)
+		}
+		if d := time.Since(start); d > 15*time.Second {
+			t.Errorf("%s: took %v", name, d)
+		}
+	}
+}
+
+// The command a message offers for a side whose name starts with "-" works as
+// printed: it was "--write -h/README.zh.md", which the tool read as an option.
+func TestFixCommandForDashNames(t *testing.T) {
+	root := newRepo(t, "")
+	put(t, root, "-h/README.md", "x\n")
+	put(t, root, "-h/README.zh.md", "y\n")
+	r := cliBounded(t, root)
+	i := strings.Index(r.stdout, "verify-translation-pairing --write ")
+	if i < 0 {
+		t.Fatalf("no command offered:\n%s", r.stdout)
+	}
+	args := strings.Fields(strings.SplitN(r.stdout[i:], "\n", 2)[0])[1:]
+	if w := cliBounded(t, root, args...); w.code != 0 || !strings.Contains(w.stdout, "created the record") {
+		t.Errorf("the offered command %q: exit %d\n%s%s", args, w.code, w.stdout, w.stderr)
 	}
 }

@@ -29,9 +29,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		dir                                string
 		paths                              []string
 	)
-	fail := func(format string, a ...any) int {
+	// cannot says why the repository cannot be checked (git's words, a
+	// folder that cannot be read): no usage hint, the command line was right.
+	cannot := func(err error) int {
 		// Whatever an error quotes from the file system is escaped for the terminal.
-		fmt.Fprintln(stderr, "verify-translation-pairing: "+escapeLines(fmt.Sprintf(format, a...), "  "))
+		fmt.Fprintln(stderr, "verify-translation-pairing: "+escapeLines(err.Error(), "  "))
+		return exitUsage
+	}
+	fail := func(format string, a ...any) int {
+		cannot(fmt.Errorf(format, a...))
 		fmt.Fprintln(stderr, "run 'verify-translation-pairing --help' for usage")
 		return exitUsage
 	}
@@ -78,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fail("%v", err)
+			return cannot(err)
 		}
 		dir = wd
 	} else if info, err := os.Stat(dir); err != nil || !info.IsDir() {
@@ -92,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stage = stage || preCommit && write
 	repo, err := pairing.FindRepo(dir)
 	if err != nil {
-		return fail("%v", err)
+		return cannot(err)
 	}
 	if preCommit {
 		repo.Fix, repo.FixOneSided = preCommitFix, preCommitFixOneSided
@@ -112,11 +118,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.As(err, &ue) {
 			return fail("%s", ue.Msg)
 		}
-		return fail("%v", err)
+		return cannot(err)
 	}
 	if stage {
 		if err := stageRecords(repo, rep); err != nil {
-			return fail("%v", err)
+			return cannot(err)
 		}
 	}
 	if asJSON {

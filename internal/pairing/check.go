@@ -170,7 +170,7 @@ func (r *Repo) judge(p *Pair, sides []Side) {
 			changed = append(changed, QuotePath(s.Path))
 		}
 		if info.raw != "" && info.raw != info.hash {
-			s.Conversion = &Conversion{Raw: info.raw, Attributes: r.checkAttrs(s.Path)}
+			s.Conversion = &Conversion{Raw: info.raw} // Run asks for its attributes
 		}
 		p.Sides = append(p.Sides, s)
 	}
@@ -222,6 +222,10 @@ func (r *Repo) changesSince(rel, oid string) Changes {
 		return Changes{Source: "unavailable", Reason: err.Error()}
 	}
 	if !ok {
+		// cat-file --batch says "missing" for an object it cannot read too.
+		if _, err := runGit(r.Root, nil, 1<<10, nil, "cat-file", "-t", oid); err != nil && strings.Contains(err.Error(), "error: ") {
+			return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is in the repository's objects, but git cannot read it: " + strings.ReplaceAll(err.Error(), "\n", "; ")}
+		}
 		return Changes{Source: "unavailable", Reason: "the confirmed blob " + oid + " is not in the repository's objects (it was never added, or was pruned)"}
 	}
 	c, err := r.gitDiff(rel, old)
@@ -242,7 +246,8 @@ type sideInfo struct {
 // hashes checks each side once a run (checkSide) and hashes, in one git call,
 // those that pass and have no hash yet: a repository with many pairs costs one
 // `git hash-object` and not one a side. When git refuses the batch, each side
-// is asked alone, so that the error names the side git refused.
+// is asked alone, so that the error names the side git refused; not after a
+// timeout, which each side could cost again (a filter that hangs).
 func (r *Repo) hashes(rels ...string) []*sideInfo {
 	if r.sides == nil {
 		r.sides = map[string]*sideInfo{}
@@ -264,7 +269,7 @@ func (r *Repo) hashes(rels ...string) []*sideInfo {
 		return infos
 	}
 	hashes, err := r.hashObjects(todo)
-	if err != nil && len(todo) > 1 {
+	if err != nil && len(todo) > 1 && !errors.Is(err, errTimeout) {
 		for _, rel := range todo {
 			r.hashes(rel)
 		}

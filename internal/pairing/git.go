@@ -35,8 +35,9 @@ func (f ObjectFormat) HexLen() int { return map[ObjectFormat]int{SHA1: 40, SHA25
 // reads, a hook that hangs) ends with an error naming the call.
 var GitTimeout = 30 * time.Second
 
-// errTooLong is the error of a git call stopped at its output limit.
-var errTooLong = errors.New("output over its limit")
+// errTooLong is the error of a git call stopped at its output limit, errTimeout
+// of one stopped at GitTimeout.
+var errTooLong, errTimeout = errors.New("output over its limit"), errors.New("timed out")
 
 // Output limits of git calls: a listing, what git says on stderr, and one
 // diff, whose text a report clips at maxDiffBytes.
@@ -110,7 +111,7 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	if err != nil {
 		ge := &GitError{Args: args, Stderr: errOut.buf.String(), Err: err}
 		if ctx.Err() == context.DeadlineExceeded {
-			ge.Stderr = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout)
+			ge.Stderr, ge.Err = fmt.Sprintf("no answer within %v (a named pipe or a hook git waits on?)", GitTimeout), errTimeout
 		}
 		return nil, ge
 	}
@@ -215,23 +216,36 @@ func (r *Repo) catBlob(oid string) (data []byte, ok bool, err error) {
 }
 
 // checkAttrs asks `git check-attr` which attributes that shape a blob are set on
-// path: what explains a conversion.
-func (r *Repo) checkAttrs(path string) map[string]string {
-	res, err := runGit(r.Root, []byte(path+"\x00"), 1<<16, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
-	if err != nil {
-		return nil
+// each of convs' paths, what explains its conversion, and fills them in: one
+// call for all (two calls a side cost 12.9 s for 200 CRLF pairs).
+func (r *Repo) checkAttrs(convs map[string][]*Conversion) {
+	var in bytes.Buffer
+	for p := range convs {
+		in.WriteString(p + "\x00")
 	}
-	f := strings.Split(string(res), "\x00")
-	attrs := map[string]string{}
-	for i := 0; i+2 < len(f); i += 3 {
-		if f[i+2] != "unspecified" {
-			attrs[f[i+1]] = f[i+2]
+	res, err := runGit(r.Root, in.Bytes(), maxListing, nil, "check-attr", "-z", "--stdin", "text", "eol", "crlf", "ident", "filter", "working-tree-encoding")
+	if err != nil {
+		return
+	}
+	autocrlf, _ := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf")
+	attrs := map[string]map[string]string{}
+	for p := range convs {
+		attrs[p] = map[string]string{}
+		if v := strings.TrimSpace(string(autocrlf)); v != "" {
+			attrs[p]["core.autocrlf"] = v
 		}
 	}
-	if v, err := runGit(r.Root, nil, 1<<10, []int{1}, "config", "core.autocrlf"); err == nil && len(v) > 0 {
-		attrs["core.autocrlf"] = strings.TrimSpace(string(v))
+	f := strings.Split(string(res), "\x00")
+	for i := 0; i+2 < len(f); i += 3 {
+		if f[i+2] != "unspecified" && attrs[f[i]] != nil {
+			attrs[f[i]][f[i+1]] = f[i+2]
+		}
 	}
-	return attrs
+	for p, cs := range convs {
+		for _, c := range cs {
+			c.Attributes = attrs[p]
+		}
+	}
 }
 
 // Changes is what changed in one side since the confirmed state, when the

@@ -40,11 +40,17 @@ type Repo struct {
 
 // fixCommand is the command a message offers for re-recording the pair of side
 // (oneSided: a pair whose other sides need no change).
+// A side whose name starts with "-" is written ./-x, so that no command reads it
+// as an option.
 func (r *Repo) fixCommand(side string, oneSided bool) string {
-	if oneSided {
-		return cmp.Or(r.FixOneSided, "verify-translation-pairing --write --other-side-needs-no-change") + " " + QuotePath(side)
+	q := QuotePath(side)
+	if strings.HasPrefix(q, "-") {
+		q = "./" + q
 	}
-	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + QuotePath(side)
+	if oneSided {
+		return cmp.Or(r.FixOneSided, "verify-translation-pairing --write --other-side-needs-no-change") + " " + q
+	}
+	return cmp.Or(r.Fix, "verify-translation-pairing --write") + " " + q
 }
 
 // Abs turns a repository-relative slash path into an absolute path.

@@ -153,6 +153,7 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		rep.Pairs = append(rep.Pairs, pairs...)
 	}
 	rep.Summary.ByStatus = map[Status]int{}
+	convs := map[string][]*Conversion{}
 	for i := range rep.Pairs {
 		p := &rep.Pairs[i]
 		if p.Sides == nil {
@@ -166,6 +167,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 				c := r.changesSince(s.Path, s.Recorded)
 				s.Changes = &c
 			}
+			if s.Conversion != nil {
+				convs[s.Path] = append(convs[s.Path], s.Conversion)
+			}
 			if !utf8.ValidString(s.Path) {
 				s.PathQuoted = QuotePath(s.Path)
 			}
@@ -174,6 +178,9 @@ func (r *Repo) Run(o Options) (*Report, error) {
 		if p.OK() {
 			rep.Summary.Confirmed++
 		}
+	}
+	if len(convs) > 0 {
+		r.checkAttrs(convs)
 	}
 	rep.Summary.Pairs, rep.Summary.NotConfirmed = len(rep.Pairs), len(rep.Pairs)-rep.Summary.Confirmed
 	return rep, nil
