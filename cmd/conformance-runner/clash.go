@@ -119,8 +119,11 @@ func checkReport(flag, path, dir string, argvs ...[]string) error {
 	if isStdout(path) {
 		outs[0].path = "-"
 	}
-	if err := checkOutputs(outs); err != nil {
+	targets, err := checkOutputs(outs)
+	if err != nil {
 		return err
 	}
+	closeTargets(targets) // diff and bench write with report.WriteFile after their run
+
 	return checkClashes(outs, ins)
 }
