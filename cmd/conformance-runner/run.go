@@ -162,8 +162,9 @@ func (f *certification) run(c *call) int {
 		return c.usageErr(err.Error())
 	}
 	defer closeTargets(targets)
+	var summaryTarget *report.AppendTarget
 	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
-		if err := report.CheckPath(sum); err != nil {
+		if summaryTarget, err = report.CheckAppend(sum); err != nil {
 			return c.usageErr("$GITHUB_STEP_SUMMARY: " + err.Error())
 		}
 	}
@@ -199,8 +200,8 @@ func (f *certification) run(c *call) int {
 			rep.NotWritten(err)
 		}
 	}
-	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
-		if err := report.AppendFile(sum, rep.WriteMarkdown); err != nil {
+	if summaryTarget != nil {
+		if err := summaryTarget.Append(rep.WriteMarkdown); err != nil {
 			fmt.Fprintf(c.stderr, "conformance-runner: %v\n", err)
 			rep.NotWritten(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -531,11 +532,54 @@ func CheckPath(path string) error {
 // AppendFile appends what write produces to path (created if missing): $GITHUB_STEP_SUMMARY
 // is shared by every step of a job, so it is appended to, never replaced.
 func AppendFile(path string, write func(io.Writer) error) error {
+	a, err := CheckAppend(path)
+	if err != nil {
+		return err
+	}
+	return a.Append(write)
+}
+
+// An AppendTarget is a file to append to as CheckAppend found it before a run.
+type AppendTarget struct {
+	path string
+	st   fs.FileInfo // nil: not there when checked
+}
+
+// CheckAppend checks path as CheckPath does and notes what it names, so that Append after
+// the run appends to that file only: not to another one the adapter linked in its place, nor
+// to a FIFO it made there, which nobody reads and would make the run wait for ever.
+func CheckAppend(path string) (*AppendTarget, error) {
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
+	a := &AppendTarget{path: path}
+	if st, err := os.Stat(path); err == nil {
+		a.st = st
+	}
+	return a, nil
+}
+
+// Append appends what write produces to the file checked, or creates it if it was not there;
+// it refuses, without waiting, a path that names another file now.
+func (a *AppendTarget) Append(write func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NONBLOCK // a FIFO without a reader fails, not waits
+	if a.st == nil {
+		flags |= os.O_CREATE | os.O_EXCL
+	}
+	f, err := os.OpenFile(a.path, flags, 0o644)
+	if err == nil && a.st != nil {
+		if st, serr := f.Stat(); serr != nil || !os.SameFile(st, a.st) {
+			f.Close()
+			return fmt.Errorf("step summary %s: changed during the run; not written", a.path)
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("step summary %s: changed during the run (made by another); not written", a.path)
+	}
 	if err != nil {
 		return fmt.Errorf("step summary: %w", err)
 	}
