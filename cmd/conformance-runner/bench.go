@@ -136,7 +136,11 @@ func (f *benchFlags) run(c *call) int {
 			argvs = append(argvs, argv)
 		}
 	}
-	if err := checkReport("--json", f.jsonFile, f.dir, argvs...); err != nil {
+	jsonTarget, err := checkReport("--json", f.jsonFile, f.dir, argvs...)
+	if jsonTarget != nil {
+		defer jsonTarget.Close()
+	}
+	if err != nil {
 		return c.usageErr(err.Error())
 	}
 	var sides [2]bench.Side
@@ -185,7 +189,7 @@ func (f *benchFlags) run(c *call) int {
 		}
 	}
 	if f.jsonFile != "" {
-		if err := report.WriteFile(f.jsonFile, rep.WriteJSON); err != nil {
+		if err := writeReport(jsonTarget, f.jsonFile, rep.WriteJSON); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner bench: %v\n", err)
 			code = max(code, report.ExitUsage)
 		}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 )
 
 // input is a file a command reads, which no report may replace: a --skip-file, the adapter's
@@ -104,12 +107,12 @@ func checkClashes(outs []output, ins []input) error {
 }
 
 // checkReport checks, before a diff or bench run, the one report path it writes
-// (report.CheckPath), and that it is none of the adapters' files: a bad path found after
+// (report.Check), and that it is none of the adapters' files: a bad path found after
 // minutes of requests costs those minutes, and the last line would have stated another exit
-// code.
-func checkReport(flag, path, dir string, argvs ...[]string) error {
+// code. It returns the path's target, pinned (see checkOutputs), to write with writeReport.
+func checkReport(flag, path, dir string, argvs ...[]string) (*report.Target, error) {
 	if path == "" {
-		return nil
+		return nil, nil
 	}
 	var ins []input
 	for _, argv := range argvs {
@@ -119,8 +122,22 @@ func checkReport(flag, path, dir string, argvs ...[]string) error {
 	if isStdout(path) {
 		outs[0].path = "-"
 	}
-	if err := checkOutputs(outs); err != nil {
-		return err
+	targets, err := checkOutputs(outs)
+	if err != nil {
+		return nil, err
 	}
-	return checkClashes(outs, ins)
+	if err := checkClashes(outs, ins); err != nil {
+		closeTargets(targets)
+		return nil, err
+	}
+	return targets[0], nil
+}
+
+// writeReport writes a diff's or bench's report to t, as checked before the run, or with
+// report.WriteFile to path when there is no target (stdout).
+func writeReport(t *report.Target, path string, write func(io.Writer) error) error {
+	if t != nil {
+		return t.Write(write)
+	}
+	return report.WriteFile(path, write)
 }

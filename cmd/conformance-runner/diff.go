@@ -168,7 +168,11 @@ func (f *diffFlags) run(c *call) int {
 		}
 		*s.argv = argv
 	}
-	if err := checkReport("--json", f.jsonFile, f.dir, argvA, argvB); err != nil {
+	jsonTarget, err := checkReport("--json", f.jsonFile, f.dir, argvA, argvB)
+	if jsonTarget != nil {
+		defer jsonTarget.Close()
+	}
+	if err != nil {
 		return c.usageErr(err.Error())
 	}
 
@@ -257,7 +261,7 @@ func (f *diffFlags) run(c *call) int {
 	}
 	if f.jsonFile != "" {
 		doc.Compared, doc.ElapsedNs, doc.Transport, doc.Exit = res.Compared(), int64(res.Elapsed), res.Transport(), code
-		if err := report.WriteFile(f.jsonFile, doc.write); err != nil {
+		if err := writeReport(jsonTarget, f.jsonFile, doc.write); err != nil {
 			fmt.Fprintf(stderr, "conformance-runner diff: %v\n", err)
 			// The total line stated another code: the last line states the one returned.
 			code = max(code, report.ExitUsage)

@@ -124,34 +124,54 @@ func isStdout(path string) bool {
 	return err == nil && os.SameFile(st, out)
 }
 
-// checkOutputs checks every report path before the run (report.CheckPath) and that at most
-// one of them is "-" (stdout).
-func checkOutputs(outs []output) error {
+// checkOutputs checks every report path before the run (report.Check) and that at most
+// one of them is "-" (stdout). It returns each path's target, pinned (nil for none and "-"),
+// so that what the adapter makes of the path during the run (a link to another file, a FIFO)
+// cannot redirect the report; closeTargets releases them.
+func checkOutputs(outs []output) ([]*report.Target, error) {
 	dash := ""
-	for _, o := range outs {
+	targets := make([]*report.Target, len(outs))
+	for i, o := range outs {
 		switch {
 		case o.path == "":
 		case o.path == "-":
 			if dash != "" {
-				return fmt.Errorf("%s - and %s -: only one report can go to stdout", dash, o.flag)
+				closeTargets(targets)
+				return nil, fmt.Errorf("%s - and %s -: only one report can go to stdout", dash, o.flag)
 			}
 			dash = o.flag
 		default:
-			if err := report.CheckPath(o.path); err != nil {
-				return fmt.Errorf("%s: %v", o.flag, err)
+			t, err := report.Check(o.path)
+			if err != nil {
+				closeTargets(targets)
+				return nil, fmt.Errorf("%s: %v", o.flag, err)
 			}
+			targets[i] = t
 		}
 	}
-	return nil
+	return targets, nil
 }
 
-// writeOutput writes one report: "-" to stdout, any other path with report.WriteFile.
-func writeOutput(o output, stdout io.Writer) error {
+// closeTargets releases what checkOutputs pinned.
+func closeTargets(targets []*report.Target) {
+	for _, t := range targets {
+		if t != nil {
+			t.Close()
+		}
+	}
+}
+
+// writeOutput writes one report: "-" to stdout, any other path to its target as checked
+// before the run (t), or with report.WriteFile when t is nil.
+func writeOutput(o output, t *report.Target, stdout io.Writer) error {
 	if o.path == "-" {
 		if err := o.write(stdout); err != nil {
 			return fmt.Errorf("%s -: %w", o.flag, err)
 		}
 		return nil
+	}
+	if t != nil {
+		return t.Write(o.write)
 	}
 	return report.WriteFile(o.path, o.write)
 }

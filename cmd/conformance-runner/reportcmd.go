@@ -78,7 +78,7 @@ func (f *reportFlags) run(c *call) int {
 	page := output{"--html", f.out, func(w io.Writer) error {
 		return html.Write(w, docs, html.Options{Title: f.title, Labels: names})
 	}}
-	if err := writeOutput(page, stdout); err != nil {
+	if err := writeOutput(page, nil, stdout); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner report: %v\n", err)
 		return report.ExitUsage
 	}

@@ -157,11 +157,14 @@ func (f *certification) run(c *call) int {
 			outs[i].path = "-"
 		}
 	}
-	if err := checkOutputs(outs); err != nil {
+	targets, err := checkOutputs(outs)
+	if err != nil {
 		return c.usageErr(err.Error())
 	}
+	defer closeTargets(targets)
+	var summaryTarget *report.AppendTarget
 	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
-		if err := report.CheckPath(sum); err != nil {
+		if summaryTarget, err = report.CheckAppend(sum); err != nil {
 			return c.usageErr("$GITHUB_STEP_SUMMARY: " + err.Error())
 		}
 	}
@@ -188,17 +191,17 @@ func (f *certification) run(c *call) int {
 	// The seed goes out first, so even a run killed while writing reports can be replayed.
 	fmt.Fprintf(c.stderr, "conformance-runner: rapid seed %d\n", rep.Seed)
 
-	for _, o := range outs {
+	for i, o := range outs {
 		if o.path == "" {
 			continue
 		}
-		if err := writeOutput(o, c.stdout); err != nil {
+		if err := writeOutput(o, targets[i], c.stdout); err != nil {
 			fmt.Fprintf(c.stderr, "conformance-runner: %v\n", err)
 			rep.NotWritten(err)
 		}
 	}
-	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); sum != "" {
-		if err := report.AppendFile(sum, rep.WriteMarkdown); err != nil {
+	if summaryTarget != nil {
+		if err := summaryTarget.Append(rep.WriteMarkdown); err != nil {
 			fmt.Fprintf(c.stderr, "conformance-runner: %v\n", err)
 			rep.NotWritten(err)
 		}

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 )
@@ -246,41 +249,105 @@ var htmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "[", 
 //   - a directory, a socket or anything else is refused (see CheckPath).
 //
 // What write produces streams through a buffer: a large report is never held in memory
-// whole.
+// whole. A run that checks its paths first and writes them later uses Check and
+// Target.Write, so that what an adapter does to a path meanwhile cannot redirect a report.
 func WriteFile(path string, write func(io.Writer) error) error {
+	t, err := Check(path)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return t.Write(write)
+}
+
+// A Target is a report path as Check found it before a run: the folder of the file to
+// replace (held open), the file's name in it and its mode, or the device or FIFO to write
+// through. An adapter runs with the user's rights in the report's folder: what it makes of
+// the path meanwhile (a symbolic link to a --skip-file, to its own script or to another
+// report; a FIFO that nobody reads) does not redirect the report, nor make the run wait.
+type Target struct {
+	path string
+	kind fileKind
+	root *os.Root // kindNew, kindRegular: the folder of the file replaced
+	name string   // its name there
+	mode os.FileMode
+	st   fs.FileInfo // kindThrough: the device or FIFO checked
+}
+
+// Check checks path as CheckPath does and pins what it names; Target.Write writes there
+// after the run, and Close releases it.
+func Check(path string) (*Target, error) {
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
 	kind, target, err := pathKind(path)
 	if err != nil {
-		return fmt.Errorf("report %s: %w", path, err)
+		return nil, fmt.Errorf("report %s: %w", path, err)
 	}
+	t := &Target{path: path, kind: kind, mode: 0o644}
 	switch kind {
 	case kindThrough:
-		return writeThrough(path, write)
+		if t.st, err = os.Stat(path); err != nil {
+			return nil, fmt.Errorf("report %s: %w", path, unwrapPath(err))
+		}
+	case kindNew, kindRegular:
+		if kind == kindRegular {
+			if st, err := os.Stat(target); err == nil {
+				t.mode = st.Mode().Perm()
+			}
+		}
+		if t.root, err = os.OpenRoot(filepath.Dir(target)); err != nil {
+			return nil, fmt.Errorf("report %s: %w", path, unwrapPath(err))
+		}
+		t.name = filepath.Base(target)
+	}
+	return t, nil
+}
+
+// Close releases the folder a Target holds.
+func (t *Target) Close() error {
+	if t.root != nil {
+		return t.root.Close()
+	}
+	return nil
+}
+
+// Write writes what write produces to the target, as WriteFile describes: a file is made in
+// the folder checked and renamed over the name checked, whatever is there now (a link is
+// replaced, not followed; a FIFO is replaced, not opened); a device or FIFO is written
+// through only if the path still names the one checked.
+func (t *Target) Write(write func(io.Writer) error) error {
+	switch t.kind {
+	case kindThrough:
+		if st, err := os.Stat(t.path); err != nil || !os.SameFile(st, t.st) {
+			return fmt.Errorf("report %s: changed during the run (it was %s when checked); not written", t.path, describeMode(t.st.Mode()))
+		}
+		return writeThrough(t.path, write)
 	case kindStream:
 		// Through the stream itself, at its offset: a second descriptor would write over
 		// what the stream writes, or it over the report.
-		st, _ := os.Stat(path)
-		bw := bufio.NewWriterSize(stdStream(st), 1<<16)
-		err := write(bw)
+		st, err := os.Stat(t.path)
+		var out *os.File
+		if err == nil {
+			out = stdStream(st)
+		}
+		if out == nil {
+			return fmt.Errorf("report %s: changed during the run (it was this process's output when checked); not written", t.path)
+		}
+		bw := bufio.NewWriterSize(out, 1<<16)
+		err = write(bw)
 		if err == nil {
 			err = bw.Flush()
 		}
 		if err != nil {
-			return fmt.Errorf("report %s: %w", path, err)
+			return fmt.Errorf("report %s: %w", t.path, err)
 		}
 		return nil
 	}
-	mode := os.FileMode(0o644)
-	if kind == kindRegular {
-		if st, err := os.Stat(target); err == nil {
-			mode = st.Mode().Perm()
-		}
-	}
-	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	f, tmp, err := createTemp(t.root, "."+t.name+".tmp")
 	if err != nil {
-		return fmt.Errorf("report %s: %w", path, err)
+		return fmt.Errorf("report %s: %w", t.path, unwrapPath(err))
 	}
-	tmp := f.Name()
 	bw := bufio.NewWriterSize(f, 1<<16)
 	err = write(bw)
 	if err == nil {
@@ -290,16 +357,39 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp, mode)
+		err = t.root.Chmod(tmp, t.mode)
 	}
 	if err == nil {
-		err = os.Rename(tmp, target)
+		err = t.root.Rename(tmp, t.name)
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("report %s: %w", path, err)
+		t.root.Remove(tmp)
+		return fmt.Errorf("report %s: %w", t.path, err)
 	}
 	return nil
+}
+
+// createTemp makes a new file named prefix and a random suffix in root, as os.CreateTemp.
+func createTemp(root *os.Root, prefix string) (*os.File, string, error) {
+	for range 100 {
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", errors.New("no free temporary file name")
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	}
+	return "a file"
 }
 
 // writeThrough writes to a device or FIFO in place.
@@ -442,11 +532,54 @@ func CheckPath(path string) error {
 // AppendFile appends what write produces to path (created if missing): $GITHUB_STEP_SUMMARY
 // is shared by every step of a job, so it is appended to, never replaced.
 func AppendFile(path string, write func(io.Writer) error) error {
+	a, err := CheckAppend(path)
+	if err != nil {
+		return err
+	}
+	return a.Append(write)
+}
+
+// An AppendTarget is a file to append to as CheckAppend found it before a run.
+type AppendTarget struct {
+	path string
+	st   fs.FileInfo // nil: not there when checked
+}
+
+// CheckAppend checks path as CheckPath does and notes what it names, so that Append after
+// the run appends to that file only: not to another one the adapter linked in its place, nor
+// to a FIFO it made there, which nobody reads and would make the run wait for ever.
+func CheckAppend(path string) (*AppendTarget, error) {
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
+	a := &AppendTarget{path: path}
+	if st, err := os.Stat(path); err == nil {
+		a.st = st
+	}
+	return a, nil
+}
+
+// Append appends what write produces to the file checked, or creates it if it was not there;
+// it refuses, without waiting, a path that names another file now.
+func (a *AppendTarget) Append(write func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NONBLOCK // a FIFO without a reader fails, not waits
+	if a.st == nil {
+		flags |= os.O_CREATE | os.O_EXCL
+	}
+	f, err := os.OpenFile(a.path, flags, 0o644)
+	if err == nil && a.st != nil {
+		if st, serr := f.Stat(); serr != nil || !os.SameFile(st, a.st) {
+			f.Close()
+			return fmt.Errorf("step summary %s: changed during the run; not written", a.path)
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("step summary %s: changed during the run (made by another); not written", a.path)
+	}
 	if err != nil {
 		return fmt.Errorf("step summary: %w", err)
 	}

@@ -148,3 +148,108 @@ func TestWriteFileKeepsWhatIsNotARegularFile(t *testing.T) {
 		}
 	})
 }
+
+// TestTargetWritesWhatWasChecked: between the check before a run and the write after it,
+// the adapter (which runs in the report's folder, with the user's rights) may replace a
+// report path with a symbolic link to another file, or with a FIFO nobody reads. The report
+// goes to what the path named when it was checked: the link's target is not written (it was
+// a --skip-file, the adapter's script, another report) and the FIFO is not opened (it would
+// wait for ever); a device or FIFO checked before the run that is another file after it is
+// refused.
+func TestTargetWritesWhatWasChecked(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		for _, swap := range []string{"symlink", "fifo"} {
+			name := swap
+			if existing {
+				name += "-over-file"
+			}
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				victim := filepath.Join(dir, "skip.txt")
+				if err := os.WriteFile(victim, []byte("keep me\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, "r.json")
+				if existing {
+					if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				tg, err := report.Check(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tg.Close()
+				os.Remove(path) // the adapter, during the run
+				if swap == "symlink" {
+					err = os.Symlink(victim, path)
+				} else {
+					err = syscall.Mkfifo(path, 0o600)
+				}
+				if err != nil {
+					t.Skip(err)
+				}
+				done := make(chan error, 1)
+				go func() { done <- tg.Write(writeString("report")) }()
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Fatal(err)
+					}
+				case <-time.After(5 * time.Second):
+					f, _ := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // free the writer
+					defer f.Close()
+					t.Fatal("Write waited for a reader of a FIFO the adapter made")
+				}
+				if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+					t.Errorf("the link's target was written: %q", b)
+				}
+				lst, err := os.Lstat(path)
+				if err != nil || !lst.Mode().IsRegular() {
+					t.Fatalf("%s is not a regular file: %v %v", path, lst, err)
+				}
+				if b, _ := os.ReadFile(path); string(b) != "report" {
+					t.Errorf("%s holds %q", path, b)
+				}
+				if want := os.FileMode(0o644); existing {
+					want = 0o600
+					if lst.Mode().Perm() != want {
+						t.Errorf("mode %v, want the checked file's %v", lst.Mode().Perm(), want)
+					}
+				}
+			})
+		}
+	}
+
+	t.Run("fifo-replaced", func(t *testing.T) {
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		tg, err := report.Check(fifo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tg.Close()
+		// Another FIFO, made while the first exists so that it is another inode.
+		if err := syscall.Mkfifo(fifo+"2", 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(fifo+"2", fifo); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- tg.Write(writeString("report")) }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "changed during the run") {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+		case <-time.After(5 * time.Second):
+			f, _ := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			defer f.Close()
+			t.Fatal("Write opened another FIFO than the one checked")
+		}
+	})
+}

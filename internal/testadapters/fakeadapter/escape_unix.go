@@ -19,3 +19,5 @@ func startEscaped(self string) (int, error) {
 	}
 	return c.Process.Pid, nil
 }
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

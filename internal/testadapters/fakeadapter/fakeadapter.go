@@ -33,6 +33,8 @@
 // With -escape FILE it starts a helper that sleeps in a session of its own (setsid), holding
 // stdout and stderr, and appends its pid to FILE: the runner cannot kill it, only name it.
 // With -ready FILE it creates FILE when a fault first applies (a hang has begun).
+// With -swap PATH=TARGET it replaces PATH, a report the runner will write, before serving:
+// with a symbolic link to TARGET, or with a FIFO nobody reads when TARGET is "fifo".
 //
 // The tests that use it register Main as the command "fakeadapter" of their own test binary
 // (testscript.Main), which then runs Main when started under that name: nothing is built at
@@ -66,7 +68,21 @@ func Main() {
 	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
 	every := flags.Int("every", 2, "hang-every: hang on every Nth call")
 	proto := flags.String("protocol", "2", "bad-protocol: the hello's protocol, as JSON")
+	swap := flags.String("swap", "", "PATH=TARGET: replace PATH with a link to TARGET (a FIFO for \"fifo\")")
 	flags.Parse(os.Args[1:])
+	if path, target, ok := strings.Cut(*swap, "="); ok {
+		os.Remove(path)
+		var err error
+		if target == "fifo" {
+			err = mkfifo(path)
+		} else {
+			err = os.Symlink(target, path)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakeadapter: -swap:", err)
+			os.Exit(1)
+		}
+	}
 
 	if *mode == "sleep" {
 		time.Sleep(time.Hour)
