@@ -157,7 +157,7 @@ func TestPageEscapes(t *testing.T) {
 // list, its share of the fixtures' input, its rows in the spec's clauses).
 const (
 	pageFixedBudget = 1 << 20 // bytes
-	pageCheckBudget = 900     // bytes per check, for three implementations (number traps carry 128-number ids)
+	pageCheckBudget = 1000    // bytes per check, for three implementations (number traps carry 128-number ids; key-order and narrow-unit traps long object ids; 905 measured at 2,002 checks, all failing)
 	issueChecks     = 450     // the issue's scale, at which the page must be under 2 MB
 )
 
