@@ -46,6 +46,25 @@ func ParseKeeping(text string, path ...string) (any, error) {
 // the doubles Parse would have read.
 func ParseExact(text string) (any, error) { return parse(parser{text: text, exact: true}) }
 
+// LimitError is a JSON text ParseLimited refused for holding more values than its limit.
+type LimitError struct {
+	Limit  int // the most values accepted
+	Offset int // the byte offset of the value past the limit
+}
+
+// Error implements the error interface.
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("json: more than %d values (the limit) at offset %d", e.Limit, e.Offset)
+}
+
+// ParseLimited is Parse, except that a text holding more than max JSON values (every
+// object, array, string, number, literal, and every object member's value counted once;
+// keys are not counted) is refused with a *LimitError as soon as the value past max is
+// reached, before anything more is built: what it costs is bounded by max, not by the text.
+func ParseLimited(text string, max int) (any, error) {
+	return parse(parser{text: text, limit: max})
+}
+
 func parse(p parser) (any, error) {
 	p.skipSpace()
 	v, err := p.value(0)
@@ -74,6 +93,8 @@ type parser struct {
 	keep    []string
 	matched int
 	discard bool
+	// limit, when positive, is the most values ParseLimited reads; values counts them.
+	limit, values int
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
@@ -100,6 +121,11 @@ func (p *parser) next() byte {
 func (p *parser) value(depth int) (any, error) {
 	if p.pos >= len(p.text) {
 		return nil, p.fail("unexpected end of JSON input")
+	}
+	if p.limit > 0 {
+		if p.values++; p.values > p.limit {
+			return nil, &LimitError{Limit: p.limit, Offset: p.pos}
+		}
 	}
 	switch c := p.text[p.pos]; {
 	case c == '{' || c == '[':
@@ -171,11 +197,7 @@ func (p *parser) object(depth int) (any, error) {
 			if p.discard {
 				return nil, nil
 			}
-			n := len(p.keys) - base
-			o := &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
-			for i := base; i < len(p.keys); i++ {
-				o.Set(p.keys[i], p.vals[i]) // a repeated key keeps its first place, last value
-			}
+			o := newObject(p.keys[base:], p.vals[base:])
 			clear(p.vals[base:])
 			p.keys, p.vals = p.keys[:base], p.vals[:base]
 			return o, nil

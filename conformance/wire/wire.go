@@ -59,6 +59,32 @@ func (o *Object) lookup(key string) int {
 	return slices.Index(o.keys, key)
 }
 
+// newObject returns the object of keys and their values, built at its size: a repeated key
+// keeps its first place and its last value, as Set would give. Past scanKeys the index is
+// made once at the number of keys and each key costs one map operation, not the lookup,
+// insert and repeated growth of n calls to Set.
+func newObject(keys []string, vals []any) *Object {
+	n := len(keys)
+	o := &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
+	if n <= scanKeys {
+		for i, k := range keys {
+			o.Set(k, vals[i])
+		}
+		return o
+	}
+	o.index = make(map[string]int, n)
+	for i, k := range keys {
+		if j, ok := o.index[k]; ok {
+			o.vals[j] = vals[i]
+			continue
+		}
+		o.index[k] = len(o.keys)
+		o.keys = append(o.keys, k)
+		o.vals = append(o.vals, vals[i])
+	}
+	return o
+}
+
 // Set sets key to v and returns o, so calls chain.
 func (o *Object) Set(key string, v any) *Object {
 	if i := o.lookup(key); i >= 0 {
@@ -170,6 +196,22 @@ func (o *Object) All() iter.Seq2[string, any] {
 		}
 		for i, k := range o.keys {
 			if !yield(k, o.vals[i]) {
+				return
+			}
+		}
+	}
+}
+
+// Values yields the values in the order their keys were set, not in property order: for a
+// walk that does not depend on the order (a search), it spares the sort of the keys that
+// All and Keys make when some are array indexes.
+func (o *Object) Values() iter.Seq[any] {
+	return func(yield func(any) bool) {
+		if o == nil {
+			return
+		}
+		for _, v := range o.vals {
+			if !yield(v) {
 				return
 			}
 		}

@@ -282,3 +282,52 @@ func TestKeepOrder(t *testing.T) {
 		t.Errorf("nil marked object: %s", b)
 	}
 }
+
+func TestParseLimited(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		max  int
+		ok   bool
+	}{
+		{`{"a":[1,"x",null],"b":{}}`, 6, true},
+		{`{"a":[1,"x",null],"b":{}}`, 5, false},
+		{`[[[]]]`, 3, true},
+		{`[[[]]]`, 2, false},
+		{`{"a":1,"a":2}`, 3, true}, // a repeated key's values are both read
+		{`{"a":1,"a":2}`, 2, false},
+	} {
+		v, err := wire.ParseLimited(c.text, c.max)
+		var le *wire.LimitError
+		if c.ok {
+			if err != nil {
+				t.Errorf("ParseLimited(%s, %d) = %v", c.text, c.max, err)
+			}
+			continue
+		}
+		if !errors.As(err, &le) || le.Limit != c.max || v != nil {
+			t.Errorf("ParseLimited(%s, %d) = %v, %v; want a LimitError of %d", c.text, c.max, v, err, c.max)
+		}
+	}
+}
+
+func TestManyKeysObjectMatchesSet(t *testing.T) {
+	// Past scanKeys the parser builds the index at once; a repeated key keeps its first
+	// place and its last value, as Set gives.
+	text := `{"b":0,"a":1,"c":2,"d":3,"e":4,"f":5,"g":6,"h":7,"i":8,"j":9,"a":10,"1":11}`
+	v, err := wire.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wire.NewObject()
+	for _, kv := range [][2]any{{"b", 0}, {"a", 1}, {"c", 2}, {"d", 3}, {"e", 4}, {"f", 5}, {"g", 6}, {"h", 7}, {"i", 8}, {"j", 9}, {"a", 10}, {"1", 11}} {
+		want.Set(kv[0].(string), float64(kv[1].(int)))
+	}
+	got, _ := wire.Marshal(v)
+	exp, _ := wire.Marshal(want)
+	if string(got) != string(exp) {
+		t.Fatalf("Parse = %s, want %s", got, exp)
+	}
+	if a, _ := v.(*wire.Object).Get("a"); a != 10.0 {
+		t.Fatalf(`Get("a") = %v, want 10`, a)
+	}
+}
