@@ -331,7 +331,7 @@ func propPrepareTagSafety(e *env, t *rapid.T) {
 	if err != nil {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "a tag-safe prompt", "%v", err)
 	}
-	v, err := wire.Parse(body)
+	v, err := wire.ParseLimited(body, protocol.MaxResponseValues) // the adapter wrote it: bounded as a response is
 	if err != nil {
 		e.failf(t, protocol.OpPrepare, pc.args, resp, "a JSON array", "the snapshot between the tags is not JSON: %v", err)
 	}

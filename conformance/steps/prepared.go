@@ -225,7 +225,7 @@ func parseSnapshots(t string) ([]*wire.Object, error) {
 	if i < 0 || j < i {
 		return nil, fmt.Errorf("the context text is not framed by <referenced-sessions> tags")
 	}
-	v, err := wire.Parse(t[i+len(openTag) : j])
+	v, err := wire.ParseLimited(t[i+len(openTag):j], protocol.MaxResponseValues) // the adapter wrote it: bounded as a response is
 	if err != nil {
 		return nil, fmt.Errorf("the snapshots are not JSON: %v", err)
 	}
