@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -105,7 +106,7 @@ func (h *objectValuesDedup) Handle(ctx context.Context, req protocol.Request) pr
 		nb, ib := isArrayIndex(refID(b))
 		switch {
 		case ia && ib:
-			return compareUint(na, nb)
+			return cmp.Compare(na, nb)
 		case ia:
 			return -1
 		case ib:
@@ -118,16 +119,6 @@ func (h *objectValuesDedup) Handle(ctx context.Context, req protocol.Request) pr
 		list[i] = r
 	}
 	return h.Reference.Handle(ctx, withArg(req, "references", list))
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // protoInDedup dedups with `if (id in seen) continue; seen[id] = true` on `{}`: a reference

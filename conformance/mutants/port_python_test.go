@@ -19,21 +19,10 @@ func pythonMutants() []mutant {
 	}
 }
 
-// numberOf returns the double a wire value reads as, and whether it is a number.
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case wire.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
 
 // positiveSafe is Number.isSafeInteger(v) && v > 0.
 func positiveSafe(v any) bool {
-	f, ok := numberOf(v)
+	f, ok := plainNumber(v)
 	return ok && f > 0 && f <= 1<<53-1 && f == math.Trunc(f)
 }
 
@@ -65,7 +54,7 @@ func (h *pythonIntOfInfinity) Handle(ctx context.Context, req protocol.Request) 
 				if v == nil {
 					continue // absent or null: the default
 				}
-				if f, ok := numberOf(v); ok && math.IsInf(f, 0) {
+				if f, ok := plainNumber(v); ok && math.IsInf(f, 0) {
 					return overflow(extra)
 				}
 				if _, isBool := v.(bool); isBool || !positiveSafe(v) {
@@ -79,7 +68,7 @@ func (h *pythonIntOfInfinity) Handle(ctx context.Context, req protocol.Request) 
 			return h.Reference.Handle(ctx, req) // construction fails first, with its code
 		}
 		if l, ok := req.Args.Get("limit"); ok {
-			if f, ok := numberOf(l); ok && math.IsInf(f, 0) {
+			if f, ok := plainNumber(l); ok && math.IsInf(f, 0) {
 				return overflow(wire.NewObject().Set("lists", float64(0)))
 			}
 		}

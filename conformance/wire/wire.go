@@ -15,6 +15,7 @@
 package wire
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -234,7 +235,7 @@ func (o *Object) keyOrder() []int {
 		ib, bok := indexKey(o.keys[b])
 		switch {
 		case aok && bok:
-			return compareUint(ia, ib)
+			return cmp.Compare(ia, ib)
 		case aok:
 			return -1
 		case bok:
@@ -243,16 +244,6 @@ func (o *Object) keyOrder() []int {
 		return 0
 	})
 	return order
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func isIndexKey(k string) bool { _, ok := indexKey(k); return ok }
