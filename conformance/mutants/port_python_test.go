@@ -19,7 +19,6 @@ func pythonMutants() []mutant {
 	}
 }
 
-
 // positiveSafe is Number.isSafeInteger(v) && v > 0.
 func positiveSafe(v any) bool {
 	f, ok := plainNumber(v)
