@@ -892,12 +892,9 @@ func value(raw json.RawMessage, text string, pretty bool) string {
 
 // compactJSON drops the whitespace outside strings that encoding/json's indenting added.
 // Byte by byte (every byte it looks for is ASCII, which no byte of a longer UTF-8 sequence
-// is), into a buffer of the input's size; raw that is not UTF-8 goes rune by rune, each
-// invalid byte becoming U+FFFD.
+// is), into a buffer of the input's size; in raw that is not UTF-8 each invalid byte then
+// becomes U+FFFD.
 func compactJSON(raw json.RawMessage) string {
-	if !utf8.Valid(raw) {
-		return compactRunes(raw)
-	}
 	b := make([]byte, 0, len(raw))
 	inStr, escaped := false, false
 	for _, c := range raw {
@@ -920,34 +917,10 @@ func compactJSON(raw json.RawMessage) string {
 			b = append(b, c)
 		}
 	}
-	return string(b)
-}
-
-// compactRunes is compactJSON over runes, for raw that is not UTF-8.
-func compactRunes(raw json.RawMessage) string {
-	var b strings.Builder
-	inStr, escaped := false, false
-	for _, c := range string(raw) {
-		switch {
-		case inStr:
-			b.WriteRune(c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			b.WriteRune(c)
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-		default:
-			b.WriteRune(c)
-		}
+	if !utf8.Valid(b) {
+		return string([]rune(string(b))) // one U+FFFD per invalid byte
 	}
-	return b.String()
+	return string(b)
 }
 
 func clip(s string, n int) string {
