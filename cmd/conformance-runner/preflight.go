@@ -161,8 +161,8 @@ func closeTargets(targets []*report.Target) {
 	}
 }
 
-// writeOutput writes one report: "-" to stdout, any other path to its target as checked
-// before the run (t), or with report.WriteFile when t is nil.
+// writeOutput writes one report: "-" to stdout, any other path by writeReport (to its
+// target as checked before the run, or with report.WriteFile when there is none).
 func writeOutput(o output, t *report.Target, stdout io.Writer) error {
 	if o.path == "-" {
 		if err := o.write(stdout); err != nil {
@@ -170,8 +170,5 @@ func writeOutput(o output, t *report.Target, stdout io.Writer) error {
 		}
 		return nil
 	}
-	if t != nil {
-		return t.Write(o.write)
-	}
-	return report.WriteFile(o.path, o.write)
+	return writeReport(t, o.path, o.write)
 }
