@@ -14,7 +14,7 @@ import (
 )
 
 // .ci/run passes -writers.rounds=100; go test ./... runs a few rounds.
-var writerRounds = flag.Int("writers.rounds", 10, "rounds of two concurrent --write runs in TestConcurrentWritersLoseNoUpdate")
+var writerRounds = flag.Int("writers.rounds", 4, "rounds of two concurrent --write runs in TestConcurrentWritersLoseNoUpdate")
 
 // Two --write runs on one record at once, many times: each re-records its own
 // document (a set record with two documents, and a README record one run
