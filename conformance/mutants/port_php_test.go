@@ -23,7 +23,7 @@ func phpMutants() []mutant {
 		{name: "php/falsy-source-fails", mistake: "a user/message without a source found with if (!$source): a source \"\", \"0\", 0, false or [] fails the preparation (no code) instead of being skipped", handler: &phpEvents{rewrite: phpFalsySourceNulled}},
 		{name: "php/loose-true-equals", mistake: "a block's type and a source's kind compared with ==: true == \"text\" and true == \"user\", so a block of type true is text and a source of kind true is the user's", handler: &phpEvents{rewrite: phpTrueAsString}},
 		{name: "php/assoc-content-copy", mistake: "the content deep-copied with json_decode(json_encode($content), true): {} comes back [], and an object keyed 0..n-1 comes back an array", handler: &phpAssocCopy{}},
-		{name: "php/infinity-as-zero", mistake: "numbers written with json_encode(..., JSON_PARTIAL_OUTPUT_ON_ERROR): a number that reads as ±Infinity (1e400) is written 0, not null (in the content, a createdAt, and the snapshot's capturedThroughSeq)", handler: &phpInfinityAsZero{}},
+		{name: "php/infinity-as-zero", mistake: "numbers written with json_encode(..., JSON_PARTIAL_OUTPUT_ON_ERROR): a number that reads as ±Infinity (1e400) is written 0, not null (in the content and the snapshot's capturedThroughSeq)", handler: &phpInfinityAsZero{}},
 	}
 }
 
