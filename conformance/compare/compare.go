@@ -13,6 +13,7 @@
 package compare
 
 import (
+	"math"
 	"reflect"
 	"slices"
 
@@ -20,9 +21,20 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 )
 
-// Plain converts a JSON value to comparable Go values: objects become map[string]any.
+// Plain converts a JSON value to comparable Go values: objects become map[string]any. A
+// number that is not finite (an in-process ±Infinity, or a wire.Number such as 1e400 that
+// reads as one) becomes nil: JSON cannot carry it, and JSON.stringify writes it null, so an
+// adapter answers null where the in-process reference holds Infinity.
 func Plain(v any) any {
 	switch x := v.(type) {
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+	case wire.Number:
+		if f, err := x.Float64(); err == nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return nil
+		}
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {

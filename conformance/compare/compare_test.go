@@ -1,6 +1,7 @@
 package compare_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -42,6 +43,10 @@ func TestDiff(t *testing.T) {
 		{"a read twice", ok(obj("reads", []any{"a", "b"})), ok(obj("reads", []any{"a", "b", "b"})), false},
 		{"error reads are a multiset", failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x", "y"})), failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"y", "x"})), true},
 		{"error reads missing one", failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x", "y"})), failed("SESSION_REFERENCE_READ_FAILED", obj("reads", []any{"x"})), false},
+		{"infinity travels as null", ok(obj("createdAt", math.Inf(1))), ok(obj("createdAt", nil)), true},
+		{"an infinite wire number travels as null", ok(obj("n", wire.Number("-1e400"))), ok(obj("n", nil)), true},
+		{"infinity is not zero", ok(obj("createdAt", math.Inf(-1))), ok(obj("createdAt", 0.0)), false},
+		{"a finite wire number is not null", ok(obj("n", wire.Number("1e300"))), ok(obj("n", nil)), false},
 		{"other arrays keep their order", ok(obj("titleReads", []any{"a", "b"})), ok(obj("titleReads", []any{"b", "a"})), false},
 	} {
 		if got := compare.Diff(tt.want, tt.got) == ""; got != tt.agree {

@@ -64,6 +64,12 @@ func withoutBlankMessages(world *wire.Object) *wire.Object {
 // blankEmptied returns e with an empty content when it is a message whose text is non-empty
 // but all JavaScript whitespace, and e itself otherwise.
 func blankEmptied(e any) any {
+	return blankEmptiedWhen(e, func(text string) bool { return text != "" && strings.TrimFunc(text, jsstring.IsSpace) == "" })
+}
+
+// blankEmptiedWhen returns e with an empty content when it is a message whose text a port
+// takes as empty (skip), and e itself otherwise.
+func blankEmptiedWhen(e any, skip func(text string) bool) any {
 	eo, isObj := e.(*wire.Object)
 	if !isObj || eo == nil {
 		return e
@@ -101,10 +107,10 @@ func blankEmptied(e any) any {
 		}
 	}
 	text := strings.Join(texts, "\n")
-	if text == "" || strings.TrimFunc(text, jsstring.IsSpace) != "" {
+	if !skip(text) {
 		return e
 	}
-	emptied := copyWith(holder, "content", []any{}) // MUTANT: `!text.trim()` skips it
+	emptied := copyWith(holder, "content", []any{}) // MUTANT: the port skips it as empty
 	if typ == "assistant/message" {
 		return copyWith(eo, "data", copyWith(do, "message", emptied))
 	}

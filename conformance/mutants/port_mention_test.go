@@ -73,6 +73,8 @@ func (p port) parseMentions(text string) (mention.Parsed, error) {
 			labelUnits = jsstring.UTF16(id)
 		case p.k.noUnescape:
 			labelUnits = rawLabel // MUTANT: the label keeps its escapes
+		case p.k.stripslashes:
+			labelUnits = stripslashes(rawLabel) // MUTANT: PHP's stripslashes
 		default:
 			labelUnits = p.unescape(rawLabel)
 		}

@@ -71,6 +71,9 @@ type knobs struct {
 	// found by certifying a TypeScript port written from the spec (gen_noticecount_test.go)
 	groupedCount bool // the omission notice's count written with digit grouping ("4,900")
 
+	// found by certifying variants of a PHP port written from the spec (gen_php_test.go)
+	stripslashes bool // Markdown labels unescaped with PHP's stripslashes: "\\0" becomes NUL
+
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
 	trap trapKnobs

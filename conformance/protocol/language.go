@@ -6,7 +6,7 @@ import "strings"
 // catalogue (spec/porting-traps.md) has a row for: the language a port is written in, whose
 // defaults decide which traps it can fall into. Kotlin and Java share the JVM's rows unless a
 // row names one of them; TypeScript is JavaScript.
-var Languages = []string{"cpp", "csharp", "go", "java", "javascript", "kotlin", "python", "ruby", "rust", "swift", "typescript"}
+var Languages = []string{"cpp", "csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby", "rust", "swift", "typescript"}
 
 // languageAliases are the other spellings a hello may use for a language id.
 var languageAliases = map[string]string{
