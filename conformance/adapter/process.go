@@ -412,9 +412,11 @@ func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.D
 }
 
 // stderrEnd is what an adapter that exited last wrote on stderr, for its one-line reason:
-// `; its stderr ends: "…"`, escaped and clipped, or "" when it wrote nothing.
+// `; its stderr ends: "…"`, clipped and Go-quoted, or "; it wrote nothing on stderr". The
+// raw line is quoted, so each character is escaped once: quoting the line StderrTail
+// escaped wrote an ESC as \\x1b.
 func (p *Process) stderrEnd() string {
-	lines := StderrTail(p.stderr.String(), 1)
+	lines := stderrLines(p.stderr.String(), 1)
 	if len(lines) == 0 {
 		return "; it wrote nothing on stderr"
 	}
@@ -425,6 +427,16 @@ func (p *Process) stderrEnd() string {
 // bytes and escaped (Escape), so that they can be shown on a terminal or in a report as they
 // are: a crash's stack trace or the message of an adapter that gave up.
 func StderrTail(stderr string, n int) []string {
+	lines := stderrLines(stderr, n)
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return lines
+}
+
+// stderrLines returns the last n non-blank lines of stderr, each clipped to 300 bytes (at
+// a rune start, "…" added), not escaped.
+func stderrLines(stderr string, n int) []string {
 	var lines []string
 	for _, l := range strings.Split(stderr, "\n") {
 		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
@@ -440,9 +452,8 @@ func StderrTail(stderr string, n int) []string {
 			for cut > 0 && !utf8.RuneStart(l[cut]) {
 				cut--
 			}
-			l = l[:cut] + "…"
+			lines[i] = l[:cut] + "…"
 		}
-		lines[i] = Escape(l)
 	}
 	return lines
 }

@@ -9,6 +9,8 @@
 //	hostile-text     a hello name and version, and error messages for every op, holding
 //	                 escape sequences, CR, LF and U+2028 that try to forge the verdict's line
 //	crash            exit 2 on receiving the op
+//	crash-hostile    exit 2 on receiving the op, its last stderr line holding ESC, BEL, a CSI
+//	                 sequence, U+202E (bidi override), U+2028, a quote and a backslash
 //	hang             never answer the op
 //	wrong-id         answer the op with another id
 //	two-lines        answer the op twice
@@ -177,6 +179,9 @@ func Main() {
 			switch *mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
+				os.Exit(2)
+			case "crash-hostile":
+				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on "+req.Op+" \x1b[31mred\x07 \u202eevil\u2028 \"q\" \\n")
 				os.Exit(2)
 			case "stdout-once":
 				if _, err := os.Stat(*ready); err != nil {
