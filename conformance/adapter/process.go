@@ -315,6 +315,14 @@ func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 	return p.call(ctx, req, timeout)
 }
 
+// Restarted returns how many times the process was restarted: Restarts, read under the
+// lock a call holds.
+func (p *Process) Restarted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.Restarts
+}
+
 // refuseRestart returns an error once the adapter has written MaxStrayLines stray lines: it
 // would write them again after each restart.
 func (p *Process) refuseRestart(op string) error {

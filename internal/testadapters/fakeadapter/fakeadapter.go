@@ -19,6 +19,8 @@
 //	raw-surrogate    answer the op with a string holding a lone surrogate as raw bytes (ED A0 80)
 //	big-result       answer the op with a (wrong) string result of -size bytes
 //	hang-every       answer, but hang on every -every'th call of the op since the (re)start
+//	break-every      answer, but with a line that is not JSON on every -every'th call of the op
+//	                 since the (re)start
 //	huge-line        answer the op with a line 1 MiB longer than adapter.MaxLine
 //	endless-line     answer the op with a line past adapter.MaxLine that never ends (then hang)
 //	huge-number      answer the op with the result 1e400, a number no double holds
@@ -68,7 +70,7 @@ func Main() {
 	escape := flags.String("escape", "", "start a helper outside the process group, its pid appended here")
 	ready := flags.String("ready", "", "create this file when a fault first applies")
 	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
-	every := flags.Int("every", 2, "hang-every: hang on every Nth call")
+	every := flags.Int("every", 2, "hang-every, break-every: the fault on every Nth call")
 	proto := flags.String("protocol", "2", "bad-protocol: the hello's protocol, as JSON")
 	swap := flags.String("swap", "", "PATH=TARGET: replace PATH with a link to TARGET (a FIFO for \"fifo\")")
 	flags.Parse(os.Args[1:])
@@ -195,6 +197,11 @@ func Main() {
 				if calls%*every == 0 {
 					signalReady()
 					time.Sleep(time.Hour)
+				}
+			case "break-every":
+				if calls%*every == 0 {
+					emit(`{"id":` + fmt.Sprint(req.ID) + `,"ok":true,"result":`)
+					continue
 				}
 			case "raw-surrogate":
 				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xed\xa0\x80b\"}", req.ID))
