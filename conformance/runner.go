@@ -318,6 +318,9 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 				rep.Warnings = append(rep.Warnings, "adapter stderr: "+l)
 			}
 		}
+		if late := conn.LateStdout(); late != "" {
+			rep.Warnings = append(rep.Warnings, late)
+		}
 		if o := conn.Orphans(); len(o) > 0 {
 			rep.Orphans = o
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the adapter left %d process(es) running outside its process group, holding its pipes (not killed): %s", len(o), strings.Join(o, "; ")))

@@ -189,6 +189,7 @@ type Process struct {
 	// MaxStrayLines of them the process is not restarted again.
 	Strays    int
 	lastStray string // the reason of the last, repeated when a restart is refused
+	late      string // what Close found on stdout after the last answer (LateStdout)
 	// wbuf is reused for the request lines, so a request of many megabytes (a world sent
 	// with each call) is encoded into memory already in use, not grown anew each time.
 	wbuf []byte
@@ -710,12 +711,22 @@ func (p *Process) Close() error {
 		return nil
 	}
 	_ = p.stdin.Close()
-	p.stdout.drain(closeGrace)
+	if x := p.stdout.drain(closeGrace); x.n > 0 {
+		p.late = fmt.Sprintf("the adapter wrote %d bytes to stdout after its last answer, which no request asked for (logs go to stderr): %s", x.n, quoteLine(x.first, maxDiscarded))
+	}
 	killGroup(p.cmd)
 	p.waitFor(killWait)
 	p.finish()
 	p.dead = true
 	return nil
+}
+
+// LateStdout says what the adapter wrote to stdout after its last answer, when Close
+// found any (a protocol break no call was left to report), or "".
+func (p *Process) LateStdout() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.late
 }
 
 // Stderr returns the tail of the adapter's stderr.

@@ -158,6 +158,14 @@ func (c *Conn) Orphans() []string {
 	return c.proc.Orphans()
 }
 
+// LateStdout says what a command wrote to stdout after its last answer (after Close), or "".
+func (c *Conn) LateStdout() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.LateStdout()
+}
+
 // Unusable returns why the connection gave up on the adapter (see Limits), or "".
 func (c *Conn) Unusable() string {
 	if c.guard == nil {

@@ -28,6 +28,7 @@
 //	stdout-log       write a log line ("ready\x1b[2J") to stdout after each hello's answer
 //	stdout-once      write one log line to stdout before the op's answer, once per run (-ready FILE marks it)
 //	ignore-eof       keep running after stdin closes
+//	stdout-at-eof    write a line ("bye\x1b[2J") to stdout when stdin closes, then exit
 //	wrong-result     answer uri.encode with a URI one character too long
 //	wrong-code       answer uri.decode failures with SESSION_REFERENCE_INVALID_CONFIG
 //	unsupported      answer every op but hello and uri.* with ADAPTER_UNSUPPORTED
@@ -136,6 +137,9 @@ func Main() {
 		if err != nil {
 			if *mode == "ignore-eof" {
 				time.Sleep(time.Hour)
+			}
+			if *mode == "stdout-at-eof" {
+				emit("bye\x1b[2J")
 			}
 			return
 		}
