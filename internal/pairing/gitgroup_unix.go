@@ -18,7 +18,9 @@ import (
 // and then raised again for the tool, which ends as it would have without the catch
 // (killed by that signal; a --write leaves the old record or the new one whole, see
 // WriteFileAtomic). A signal the tool was started ignoring (nohup, a background job) stays
-// ignored. A child that leaves the group (setsid) is out of reach, as any supervisor's.
+// ignored. A program embedding the package with a handler of its own for these signals
+// gets such a signal twice (as sent, and as raised again). A child that leaves the group
+// (setsid) is out of reach, as any supervisor's.
 func runGroup(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
