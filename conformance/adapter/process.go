@@ -366,7 +366,7 @@ func (p *Process) restart(ctx context.Context) error {
 			return err
 		}
 		if !resp.OK {
-			return fmt.Errorf("hello failed after restart: %v", resp.Err)
+			return fmt.Errorf("hello failed after restart: %s", errorText(resp.Err))
 		}
 	}
 	return nil

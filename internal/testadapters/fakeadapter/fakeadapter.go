@@ -6,6 +6,8 @@
 //	exit-early       exit 1 before reading anything
 //	bad-protocol     answer hello with protocol 2 (-protocol JSON: with that JSON value)
 //	hang-hello       never answer hello
+//	huge-hello       fail hello with a message of -size bytes
+//	huge-protocol    answer hello with a protocol that is a string of -size bytes
 //	hostile-text     a hello name and version, and error messages for every op, holding
 //	                 escape sequences, CR, LF and U+2028 that try to forge the verdict's line
 //	crash            exit 2 on receiving the op
@@ -70,7 +72,7 @@ func Main() {
 	child := flags.Bool("child", false, "start a sleeping grandchild")
 	escape := flags.String("escape", "", "start a helper outside the process group, its pid appended here")
 	ready := flags.String("ready", "", "create this file when a fault first applies")
-	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
+	size := flags.Int("size", 20_000_000, "bytes of a big-result, huge-hello or huge-protocol answer")
 	every := flags.Int("every", 2, "hang-every, break-every: the fault on every Nth call")
 	proto := flags.String("protocol", "2", "bad-protocol: the hello's protocol, as JSON")
 	swap := flags.String("swap", "", "PATH=TARGET: replace PATH with a link to TARGET (a FIFO for \"fifo\")")
@@ -165,6 +167,15 @@ func Main() {
 		}
 		if req.Op == protocol.OpHello && *mode == "bad-protocol" {
 			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":%s,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, *proto))
+			continue
+		}
+		if req.Op == protocol.OpHello && (*mode == "huge-hello" || *mode == "huge-protocol") {
+			big := strings.Repeat("A", *size)
+			if *mode == "huge-hello" {
+				emit(fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"ADAPTER_INTERNAL","message":"%s"}}`, req.ID, big))
+			} else {
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":"%s","name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, big))
+			}
 			continue
 		}
 		if req.Op == protocol.OpHello && *mode == "hang-hello" {
