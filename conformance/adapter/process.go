@@ -366,6 +366,9 @@ func (p *Process) restart(ctx context.Context) error {
 			return err
 		}
 		if !resp.OK {
+			// Killed, not kept: the next call would go to a process that refused its
+			// hello (and could pass checks), where it now starts another.
+			p.kill()
 			return fmt.Errorf("hello failed after restart: %s", errorText(resp.Err))
 		}
 	}

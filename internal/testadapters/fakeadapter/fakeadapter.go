@@ -11,6 +11,8 @@
 //	hostile-text     a hello name and version, and error messages for every op, holding
 //	                 escape sequences, CR, LF and U+2028 that try to forge the verdict's line
 //	crash            exit 2 on receiving the op
+//	crash-refuse     exit 2 on receiving the op, creating -ready FILE; fail every hello while
+//	                 FILE exists (a restarted adapter that refuses its hello), serve the rest
 //	crash-hostile    exit 2 on receiving the op, its last stderr line holding ESC, BEL, a CSI
 //	                 sequence, U+202E (bidi override), U+2028, a quote and a backslash
 //	hang             never answer the op
@@ -169,6 +171,12 @@ func Main() {
 			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":%s,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, *proto))
 			continue
 		}
+		if req.Op == protocol.OpHello && *mode == "crash-refuse" {
+			if _, err := os.Stat(*ready); err == nil {
+				emit(fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"ADAPTER_INTERNAL","message":"not ready"}}`, req.ID))
+				continue
+			}
+		}
 		if req.Op == protocol.OpHello && (*mode == "huge-hello" || *mode == "huge-protocol") {
 			big := strings.Repeat("A", *size)
 			if *mode == "huge-hello" {
@@ -196,6 +204,9 @@ func Main() {
 			switch *mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
+				os.Exit(2)
+			case "crash-refuse":
+				signalReady()
 				os.Exit(2)
 			case "crash-hostile":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on "+req.Op+" \x1b[31mred\x07 \u202eevil\u2028 \"q\" \\n")
