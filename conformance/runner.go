@@ -49,6 +49,13 @@ const DefaultMaxConsecutiveErrors = 5
 // now and then (and answers a few calls after each restart) ends a run in about a minute.
 const DefaultMaxTimeouts = 5
 
+// DefaultMaxRestarts is how many times a run may restart the adapter (after a crash, a
+// timeout or a protocol break) before it is declared unusable: the kit's own full runs of
+// the node-upstream adapter (both profiles) and of its example ports restart none, and the
+// timeout and stray-stdout budgets stop at 5 and 3, so only an adapter that crashes or
+// breaks the protocol on a hundred checks, answering others between them, reaches it.
+const DefaultMaxRestarts = 100
+
 // DefaultDeadline bounds a whole run: a full run of the reference over the protocol takes a
 // few seconds, so ten minutes leave a slow port two orders of magnitude.
 const DefaultDeadline = 10 * time.Minute
@@ -112,6 +119,10 @@ type Runner struct {
 	// declared unusable and the remaining checks are errors, not run; 0 means
 	// DefaultMaxTimeouts.
 	MaxTimeouts int
+	// MaxRestarts is how many times the adapter may be restarted over the whole run before
+	// it is declared unusable and the remaining checks are errors, not run; 0 means
+	// DefaultMaxRestarts.
+	MaxRestarts int
 	// Deadline bounds the whole run: once it has passed, the call under way is cancelled,
 	// the adapter is declared unusable and the remaining checks are errors, not run; 0
 	// means DefaultDeadline.
@@ -191,6 +202,12 @@ func NewRunner(r Runner) (Runner, error) {
 	if r.MaxTimeouts == 0 {
 		r.MaxTimeouts = DefaultMaxTimeouts
 	}
+	if r.MaxRestarts < 0 {
+		return r, usagef("max-restarts must be positive, not %d", r.MaxRestarts)
+	}
+	if r.MaxRestarts == 0 {
+		r.MaxRestarts = DefaultMaxRestarts
+	}
 	if r.Deadline < 0 {
 		return r, usagef("deadline must be positive, not %v", r.Deadline)
 	}
@@ -242,7 +259,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	rep := &report.Report{
 		Kit: adapter.KitVersion, Spec: string(r.Profile), Adapter: r.Describe(), Command: r.Command, Dir: r.Dir, Tags: r.Tags, Match: r.Match, Skip: r.Skip,
 		Seed: properties.Seed(properties.Options{Seed: r.Seed}), Checks: r.Checks, Started: start,
-		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline,
+		RequireAll: r.RequireAll, Timeout: r.Timeout, MaxTimeouts: r.MaxTimeouts, MaxRestarts: r.MaxRestarts, Deadline: r.Deadline,
 	}
 	if rep.Checks == 0 {
 		rep.Checks = properties.DefaultChecks
@@ -284,7 +301,7 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 	// written after it, on their own bounded time.
 	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(r.Deadline), connect.ErrDeadline)
 	defer cancel()
-	conn, err := connect.Dial(r.target(), connect.Limits{MaxConsecutiveErrors: r.MaxConsecutiveErrors, MaxTimeouts: r.MaxTimeouts, Deadline: r.Deadline})
+	conn, err := connect.Dial(r.target(), connect.Limits{MaxConsecutiveErrors: r.MaxConsecutiveErrors, MaxTimeouts: r.MaxTimeouts, MaxRestarts: r.MaxRestarts, Deadline: r.Deadline})
 	if err != nil {
 		rep.Unusable = oneLine(err.Error())
 		rep.Warnings = append(rep.Warnings, r.argvWarning())
@@ -300,6 +317,9 @@ func (r Runner) Run(ctx context.Context) *report.Report {
 			for _, l := range adapter.StderrTail(conn.FailureStderr(), 8) {
 				rep.Warnings = append(rep.Warnings, "adapter stderr: "+l)
 			}
+		}
+		if late := conn.LateStdout(); late != "" {
+			rep.Warnings = append(rep.Warnings, late)
 		}
 		if o := conn.Orphans(); len(o) > 0 {
 			rep.Orphans = o

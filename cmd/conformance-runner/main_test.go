@@ -168,6 +168,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--timeout", "0"}, 2, ""},
 		{[]string{"--deadline", "0s"}, 2, ""},
 		{[]string{"--max-timeouts", "0"}, 2, ""},
+		{[]string{"--max-restarts", "0"}, 2, ""},
 		{[]string{"--checks", "0"}, 2, ""},
 		{[]string{"--shard", "0/0"}, 2, ""},
 		{[]string{"--dir", "/nonexistent-sessionref-dir"}, 2, ""},

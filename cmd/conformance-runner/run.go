@@ -57,6 +57,7 @@ func runFlags(fs *pflag.FlagSet) func(c *call) int {
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
 	fs.BoolVar(&f.version, "version", false, "")
 	fs.IntVar(&f.maxTimeout, "max-timeouts", conformance.DefaultMaxTimeouts, "")
+	fs.IntVar(&f.maxRestarts, "max-restarts", conformance.DefaultMaxRestarts, "")
 	fs.DurationVar(&f.deadline, "deadline", conformance.DefaultDeadline, "")
 	f.ad.register(fs)
 	f.sel.register(fs)
@@ -65,39 +66,40 @@ func runFlags(fs *pflag.FlagSet) func(c *call) int {
 
 // certification is a run's flags; run certifies the adapter they name.
 type certification struct {
-	sel        selection
-	ad         adapterFlags
-	dir        string
-	timeout    time.Duration
-	checks     int
-	seed       uint64
-	skipFiles  []string
-	maxFail    int
-	junitFile  string
-	jsonFile   string
-	mdFile     string
-	htmlFile   string
-	msgFile    string
-	progress   string
-	requireAll bool
-	verbose    bool
-	version    bool
-	maxTimeout int
-	deadline   time.Duration
+	sel         selection
+	ad          adapterFlags
+	dir         string
+	timeout     time.Duration
+	checks      int
+	seed        uint64
+	skipFiles   []string
+	maxFail     int
+	junitFile   string
+	jsonFile    string
+	mdFile      string
+	htmlFile    string
+	msgFile     string
+	progress    string
+	requireAll  bool
+	verbose     bool
+	version     bool
+	maxTimeout  int
+	maxRestarts int
+	deadline    time.Duration
 }
 
 func (f *certification) run(c *call) int {
 	if f.version {
 		return printVersion(c.stdout, false)
 	}
-	if err := positiveFlags(c.fs, "timeout", "deadline", "max-timeouts", "checks"); err != nil {
+	if err := positiveFlags(c.fs, "timeout", "deadline", "max-timeouts", "max-restarts", "checks"); err != nil {
 		return c.usageErr(err.Error())
 	}
 	if err := checkDir(f.dir); err != nil {
 		return c.usageErr(err.Error())
 	}
 	r := conformance.Runner{Dir: f.dir, Timeout: f.timeout, Checks: f.checks, Seed: f.seed, RequireAll: f.requireAll, MaxFail: f.maxFail}
-	r.MaxTimeouts, r.Deadline = f.maxTimeout, f.deadline
+	r.MaxTimeouts, r.MaxRestarts, r.Deadline = f.maxTimeout, f.maxRestarts, f.deadline
 	if err := f.sel.apply(&r); err != nil {
 		return c.usageErr(err.Error())
 	}

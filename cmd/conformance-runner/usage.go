@@ -21,10 +21,13 @@ The adapter:
                         first answer, gets at least 10s)
   --max-timeouts N      calls that may time out in the whole run before the adapter is declared
                         unusable and the remaining checks are errors, not run (default 5)
+  --max-restarts N      restarts of the adapter (after a crash, a timeout or a protocol break)
+                        in the whole run before it is declared unusable, the same way
+                        (default 100)
   --deadline D          bound on the whole run, e.g. 30m (default 10m); past it, the same:
                         the remaining checks are errors, not run
-                        (0 for --timeout, --max-timeouts, --deadline or --checks is refused:
-                        leave the flag out for the default)
+                        (0 for --timeout, --max-timeouts, --max-restarts, --deadline or
+                        --checks is refused: leave the flag out for the default)
 
 Selecting checks (list flags are repeatable and take comma-separated values):
   --part P[,P]          parts to run: features, fixtures, properties (default all)

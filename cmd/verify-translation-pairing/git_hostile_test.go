@@ -184,7 +184,7 @@ func TestHangingFilterCostsOneTimeout(t *testing.T) {
 		record(t, root, d, "README.md", "README.zh.md")
 	}
 	put(t, root, ".gitattributes", "*.md filter=hang\n")
-	gitCmd(t, root, "config", "filter.hang.clean", "sleep 5") // outlives the 1 s timeout; the tool stops git, not the filter git started, so it is short
+	gitCmd(t, root, "config", "filter.hang.clean", "sleep 5") // outlives the 1 s timeout (which ends it: TestGitTimeoutEndsTheFilterAndItsChild)
 	start := time.Now()
 	r := cliBounded(t, root)
 	if d := time.Since(start); r.code != 1 || d > 4*time.Second || !strings.Contains(r.stdout, "no answer within 1s") {

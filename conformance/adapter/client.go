@@ -44,7 +44,7 @@ func Connect(ctx context.Context, c Caller) (*Client, error) {
 		return nil, err
 	}
 	if !resp.OK {
-		return nil, fmt.Errorf("hello failed: %v", resp.Err)
+		return nil, fmt.Errorf("hello failed: %s", errorText(resp.Err))
 	}
 	o, ok := resp.Result.(*wire.Object)
 	if !ok {
@@ -151,9 +151,9 @@ func describeProtocol(v any, present bool) string {
 	case float64:
 		return fmt.Sprintf("the adapter speaks protocol %v", x)
 	case wire.Number:
-		return fmt.Sprintf("the adapter speaks protocol %s", string(x))
+		return fmt.Sprintf("the adapter speaks protocol %s", clipText(string(x)))
 	case string:
-		return fmt.Sprintf("\"protocol\" is the string %q, not a number", x)
+		return fmt.Sprintf("\"protocol\" is the string %s, not a number", quoteLine([]byte(x), maxErrorText))
 	case bool:
 		return fmt.Sprintf("\"protocol\" is the boolean %v, not a number", x)
 	case []any:
@@ -162,4 +162,25 @@ func describeProtocol(v any, present bool) string {
 		return "\"protocol\" is an object, not a number"
 	}
 	return fmt.Sprintf("\"protocol\" is a %T, not a number", v)
+}
+
+// maxErrorText bounds the adapter's own text (a failed hello's code and message, its
+// protocol) in an error the kit makes of it: the text goes into the verdict's line, the
+// report's unusable field and every report format, and a response line may hold 64 MiB
+// (a hello failing with 5 MB printed 10 MB and wrote a 5 MB step summary).
+const maxErrorText = 500
+
+// errorText is e's text ("CODE: message"), clipped (clipText).
+func errorText(e *protocol.Error) string { return clipText(e.Error()) }
+
+// clipText is s clipped to maxErrorText bytes at a rune start, with "… (N more bytes)".
+func clipText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
 }

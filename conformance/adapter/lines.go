@@ -35,8 +35,9 @@ type lineReader interface {
 	// unasked returns a line that has already arrived, without waiting: output nobody
 	// asked for when no request is pending.
 	unasked() ([]byte, bool)
-	// drain discards output until stdout ends or d has passed.
-	drain(d time.Duration)
+	// drain discards output until stdout ends or d has passed, and returns what it
+	// discarded: its first bytes, and how many there were.
+	drain(d time.Duration) discarded
 	// done is called once the process has ended and our end of stdout is closed.
 	done()
 }
@@ -147,9 +148,11 @@ func (d *deadlineLines) unasked() ([]byte, bool) {
 	return line, true
 }
 
-func (d *deadlineLines) drain(t time.Duration) {
+func (d *deadlineLines) drain(t time.Duration) discarded {
 	_ = d.f.SetReadDeadline(time.Now().Add(t))
-	_, _ = io.Copy(io.Discard, d.br)
+	var x discarded
+	_, _ = io.Copy(&x, d.br)
+	return x
 }
 
 func (d *deadlineLines) done() {}
@@ -215,23 +218,48 @@ func (c *chanLines) unasked() ([]byte, bool) {
 	return nil, false
 }
 
-func (c *chanLines) drain(d time.Duration) {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	exited := c.exited
-	for {
-		select {
-		case _, ok := <-c.ch:
-			if !ok {
-				return
+func (c *chanLines) drain(d time.Duration) discarded {
+	var x discarded
+	if c.held == nil { // else stdout has ended
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		exited := c.exited
+	loop:
+		for {
+			select {
+			case l, ok := <-c.ch:
+				if !ok {
+					break loop
+				}
+				if len(l.line) > 0 {
+					x.Write(append(l.line, '\n'))
+				}
+			case <-exited:
+				exited = nil
+				timer.Reset(exitGrace) // no end of file may come: someone else holds the pipe
+			case <-timer.C:
+				break loop
 			}
-		case <-exited:
-			exited = nil
-			timer.Reset(exitGrace) // no end of file may come: someone else holds the pipe
-		case <-timer.C:
-			return
 		}
 	}
+	return x
+}
+
+// discarded is output drain read and threw away: its first maxDiscarded bytes, and how
+// many bytes there were.
+type discarded struct {
+	first []byte
+	n     int64
+}
+
+const maxDiscarded = 200
+
+func (x *discarded) Write(b []byte) (int, error) {
+	if room := maxDiscarded - len(x.first); room > 0 {
+		x.first = append(x.first, b[:min(room, len(b))]...)
+	}
+	x.n += int64(len(b))
+	return len(b), nil
 }
 
 // done waits for the reader goroutine, which ends now that its pipe is closed, for a second

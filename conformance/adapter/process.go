@@ -189,6 +189,7 @@ type Process struct {
 	// MaxStrayLines of them the process is not restarted again.
 	Strays    int
 	lastStray string // the reason of the last, repeated when a restart is refused
+	late      string // what Close found on stdout after the last answer (LateStdout)
 	// wbuf is reused for the request lines, so a request of many megabytes (a world sent
 	// with each call) is encoded into memory already in use, not grown anew each time.
 	wbuf []byte
@@ -315,6 +316,14 @@ func (p *Process) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 	return p.call(ctx, req, timeout)
 }
 
+// Restarted returns how many times the process was restarted: Restarts, read under the
+// lock a call holds.
+func (p *Process) Restarted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.Restarts
+}
+
 // refuseRestart returns an error once the adapter has written MaxStrayLines stray lines: it
 // would write them again after each restart.
 func (p *Process) refuseRestart(op string) error {
@@ -357,7 +366,10 @@ func (p *Process) restart(ctx context.Context) error {
 			return err
 		}
 		if !resp.OK {
-			return fmt.Errorf("hello failed after restart: %v", resp.Err)
+			// Killed, not kept: the next call would go to a process that refused its
+			// hello (and could pass checks), where it now starts another.
+			p.kill()
+			return fmt.Errorf("hello failed after restart: %s", errorText(resp.Err))
 		}
 	}
 	return nil
@@ -412,9 +424,11 @@ func (p *Process) call(ctx context.Context, req protocol.Request, timeout time.D
 }
 
 // stderrEnd is what an adapter that exited last wrote on stderr, for its one-line reason:
-// `; its stderr ends: "…"`, escaped and clipped, or "" when it wrote nothing.
+// `; its stderr ends: "…"`, clipped and Go-quoted, or "; it wrote nothing on stderr". The
+// raw line is quoted, so each character is escaped once: quoting the line StderrTail
+// escaped wrote an ESC as \\x1b.
 func (p *Process) stderrEnd() string {
-	lines := StderrTail(p.stderr.String(), 1)
+	lines := stderrLines(p.stderr.String(), 1)
 	if len(lines) == 0 {
 		return "; it wrote nothing on stderr"
 	}
@@ -425,6 +439,16 @@ func (p *Process) stderrEnd() string {
 // bytes and escaped (Escape), so that they can be shown on a terminal or in a report as they
 // are: a crash's stack trace or the message of an adapter that gave up.
 func StderrTail(stderr string, n int) []string {
+	lines := stderrLines(stderr, n)
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return lines
+}
+
+// stderrLines returns the last n non-blank lines of stderr, each clipped to 300 bytes (at
+// a rune start, "…" added), not escaped.
+func stderrLines(stderr string, n int) []string {
 	var lines []string
 	for _, l := range strings.Split(stderr, "\n") {
 		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
@@ -440,9 +464,8 @@ func StderrTail(stderr string, n int) []string {
 			for cut > 0 && !utf8.RuneStart(l[cut]) {
 				cut--
 			}
-			l = l[:cut] + "…"
+			lines[i] = l[:cut] + "…"
 		}
-		lines[i] = Escape(l)
 	}
 	return lines
 }
@@ -691,12 +714,22 @@ func (p *Process) Close() error {
 		return nil
 	}
 	_ = p.stdin.Close()
-	p.stdout.drain(closeGrace)
+	if x := p.stdout.drain(closeGrace); x.n > 0 {
+		p.late = fmt.Sprintf("the adapter wrote %d bytes to stdout after its last answer, which no request asked for (logs go to stderr): %s", x.n, quoteLine(x.first, maxDiscarded))
+	}
 	killGroup(p.cmd)
 	p.waitFor(killWait)
 	p.finish()
 	p.dead = true
 	return nil
+}
+
+// LateStdout says what the adapter wrote to stdout after its last answer, when Close
+// found any (a protocol break no call was left to report), or "".
+func (p *Process) LateStdout() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.late
 }
 
 // Stderr returns the tail of the adapter's stderr.

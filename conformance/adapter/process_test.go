@@ -80,10 +80,24 @@ func TestProcessReaders(t *testing.T) {
 				}
 				// Close leaves no goroutine behind (the reader goroutine included).
 				p.Close()
+				if late := p.LateStdout(); late != "" {
+					t.Errorf("an adapter that wrote nothing after its last answer: %s", late)
+				}
 				for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before; time.Sleep(10 * time.Millisecond) {
 					if time.Now().After(deadline) {
 						t.Fatalf("%d goroutines after Close, %d before", runtime.NumGoroutine(), before)
 					}
+				}
+			})
+			// A line written after the last answer, when stdin closes, is found by Close.
+			t.Run("late stdout", func(t *testing.T) {
+				p := startFaulty(t, "bye", 10*time.Second)
+				if _, err := p.Call(context.Background(), encodeA); err != nil {
+					t.Fatal(err)
+				}
+				p.Close()
+				if late, want := p.LateStdout(), `wrote 4 bytes to stdout after its last answer, which no request asked for (logs go to stderr): "bye\n"`; !strings.Contains(late, want) {
+					t.Errorf("LateStdout %q, want it to hold %q", late, want)
 				}
 			})
 			// Each failure is asserted by its kind, not by the wording that won a race (a

@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		if mode == "bye" { // a line on stdout after the last answer
+			fmt.Println("bye")
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -65,6 +65,10 @@ type Limits struct {
 	// MaxTimeouts is how many calls may time out over the connection's life; 0 means no
 	// limit.
 	MaxTimeouts int
+	// MaxRestarts is how many times a command may be restarted over the connection's life
+	// (after a crash, a hang or a protocol break); 0 means no limit. A Handler is never
+	// restarted.
+	MaxRestarts int
 	// Deadline is the caller's whole-run deadline, named in the message when a context
 	// ended by ErrDeadline stops the calls; the context carries the deadline itself.
 	Deadline time.Duration
@@ -97,8 +101,8 @@ func Dial(t Target, l Limits) (*Conn, error) {
 		}
 		c.raw = adapter.InProcess{H: t.Handler, Timeout: t.Timeout}
 	}
-	if l.MaxConsecutiveErrors > 0 || l.MaxTimeouts > 0 || l.Deadline > 0 {
-		c.guard = &guard{c: c.raw, max: l.MaxConsecutiveErrors, maxTimeouts: l.MaxTimeouts, deadline: l.Deadline}
+	if l.MaxConsecutiveErrors > 0 || l.MaxTimeouts > 0 || l.MaxRestarts > 0 || l.Deadline > 0 {
+		c.guard = &guard{c: c.raw, max: l.MaxConsecutiveErrors, maxTimeouts: l.MaxTimeouts, maxRestarts: l.MaxRestarts, restarts: c.Restarts, deadline: l.Deadline}
 	}
 	return c, nil
 }
@@ -142,7 +146,7 @@ func (c *Conn) Restarts() int {
 	if c.proc == nil {
 		return 0
 	}
-	return c.proc.Restarts
+	return c.proc.Restarted()
 }
 
 // Orphans names the processes a command left running outside its process group, holding
@@ -152,6 +156,14 @@ func (c *Conn) Orphans() []string {
 		return nil
 	}
 	return c.proc.Orphans()
+}
+
+// LateStdout says what a command wrote to stdout after its last answer (after Close), or "".
+func (c *Conn) LateStdout() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.LateStdout()
 }
 
 // Unusable returns why the connection gave up on the adapter (see Limits), or "".
@@ -185,12 +197,16 @@ func (c *Conn) Timeouts() int {
 // guard stops calling an adapter that cannot be certified in bounded time: after max failed
 // calls in a row, after maxTimeouts timed-out calls over the whole run (each costs a full
 // timeout, and a flaky adapter that answers a few calls after each restart never fails many
-// in a row), or once the run's deadline has passed. Once tripped, every call fails at once
+// in a row), after a failure that would need a restart past maxRestarts (an adapter that
+// breaks the protocol on every other call, answering the rest, was restarted 1012 times in a
+// 72 s run of 1013 checks), or once the run's deadline has passed. Once tripped, every call fails at once
 // and the run reports the adapter unusable.
 type guard struct {
 	c           adapter.Caller
 	max         int
 	maxTimeouts int
+	maxRestarts int
+	restarts    func() int    // how many times the process was restarted so far
 	deadline    time.Duration // the run's, for the message; the context carries it
 
 	mu          sync.Mutex
@@ -244,6 +260,10 @@ func (g *guard) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 		g.tripped = fmt.Sprintf("protocol break: stray stdout (%d times, not restarted again): %s", g.strays, strayLine(te.Reason))
 	case g.maxTimeouts > 0 && g.timeouts >= g.maxTimeouts:
 		g.tripped = fmt.Sprintf("%d calls timed out, the budget of the run (raise it with --max-timeouts); the last: %s", g.timeouts, g.last)
+	case g.maxRestarts > 0 && adapter.KindOf(err) != "" && g.restarts() >= g.maxRestarts:
+		// A transport failure killed the process, and the next call would restart it once
+		// more than the budget allows.
+		g.tripped = fmt.Sprintf("restarted %d times, the budget of the run (raise it with --max-restarts), and failed again: %s", g.restarts(), g.last)
 	case g.max > 0 && g.consecutive >= g.max:
 		g.tripped = fmt.Sprintf("the adapter failed %d calls in a row, the last: %s", g.consecutive, g.last)
 	}

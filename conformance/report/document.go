@@ -52,6 +52,7 @@ type Document struct {
 	// processes the adapter left running (Report.Orphans).
 	TimeoutNs   int64    `json:"timeoutNs,omitempty"`
 	MaxTimeouts int      `json:"maxTimeouts,omitempty"`
+	MaxRestarts int      `json:"maxRestarts,omitempty"`
 	DeadlineNs  int64    `json:"deadlineNs,omitempty"`
 	Timeouts    int      `json:"timeouts"`
 	Orphans     []string `json:"orphans,omitempty"`
@@ -130,7 +131,7 @@ func (r *Report) Document() *Document {
 		Kit: r.Kit, Spec: r.Spec, Adapter: r.Adapter, Command: r.Command, Dir: r.Dir, Hello: r.Hello, FixtureHash: r.FixtureHash,
 		Seed: r.Seed, Checks: r.Checks, Tags: r.Tags, Match: r.Match, Skip: r.Skip, Shard: r.Shard,
 		Unusable: r.Unusable, Interrupted: r.Interrupted, RequireAll: r.RequireAll, Restarts: r.Restarts, Warnings: r.Warnings,
-		TimeoutNs: int64(r.Timeout), MaxTimeouts: r.MaxTimeouts, DeadlineNs: int64(r.Deadline), Timeouts: r.Timeouts, Orphans: r.Orphans,
+		TimeoutNs: int64(r.Timeout), MaxTimeouts: r.MaxTimeouts, MaxRestarts: r.MaxRestarts, DeadlineNs: int64(r.Deadline), Timeouts: r.Timeouts, Orphans: r.Orphans,
 		Started: r.Started, ElapsedNs: int64(r.Elapsed), Verdict: r.Verdict, Totals: r.Totals,
 		Areas: r.Areas(), Requirements: r.Requirements,
 		Parts: []DocPart{}, Cases: make([]DocCase, 0, len(r.Cases)),

@@ -41,10 +41,11 @@ type Report struct {
 	RequireAll bool `json:"requireAll,omitempty"`
 	// Restarts counts how often a crashed or hung adapter process was started again.
 	Restarts int `json:"restarts"`
-	// The run's bounds on time (Runner.Timeout, MaxTimeouts, Deadline), and Timeouts, how
-	// many calls timed out.
+	// The run's bounds (Runner.Timeout, MaxTimeouts, MaxRestarts, Deadline), and Timeouts,
+	// how many calls timed out.
 	Timeout     time.Duration `json:"timeoutNs,omitempty"`
 	MaxTimeouts int           `json:"maxTimeouts,omitempty"`
+	MaxRestarts int           `json:"maxRestarts,omitempty"`
 	Deadline    time.Duration `json:"deadlineNs,omitempty"`
 	Timeouts    int           `json:"timeouts"`
 	// Orphans names the processes the adapter left running outside its process group,

@@ -53,7 +53,7 @@ func (r *Report) Header() []string {
 		lines = append(lines, "shard: "+r.Shard)
 	}
 	if r.Timeout > 0 {
-		lines = append(lines, fmt.Sprintf("limits: %v per call, %d timeouts (%d used), %v for the run", r.Timeout, r.MaxTimeouts, r.Timeouts, r.Deadline))
+		lines = append(lines, fmt.Sprintf("limits: %v per call, %d timeouts (%d used), %d restarts (%d used), %v for the run", r.Timeout, r.MaxTimeouts, r.Timeouts, r.MaxRestarts, r.Restarts, r.Deadline))
 	}
 	return lines
 }

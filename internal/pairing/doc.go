@@ -19,7 +19,9 @@
 // once, so git's own filters, attributes (its limits included) and object
 // format apply by construction. For a changed side, the confirmed blob comes
 // from `git cat-file --batch` and what changed from `git diff --no-index
-// --numstat`. Each git call is bounded in time (GitTimeout) and output, and a
+// --numstat`. Each git call is bounded in time (GitTimeout) and output, git
+// runs in a process group of its own that a timeout kills whole (a filter git
+// started, and its children, end with it; Ctrl-C is forwarded to the group), and a
 // failure is a *GitError in git's own words. Outside a repository, git hashes
 // without one (SHA-1), and no diff is possible.
 //

@@ -85,7 +85,7 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 // runGit runs git in dir with stdin, bounded by GitTimeout and limit bytes of
-// output. It returns what git printed; cut at limit, the process is stopped and
+// output; stopped, git is killed with what it started (runGroup). It returns what git printed; cut at limit, the process is stopped and
 // the error is errTooLong (with what was printed up to the limit). core.fsmonitor is off so
 // that listing files runs no command a repository's config names.
 func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string) ([]byte, error) {
@@ -101,7 +101,8 @@ func runGit(dir string, stdin []byte, limit int, okStatus []int, args ...string)
 	out := &capped{limit: limit, cancel: cancel}
 	errOut := &capped{limit: maxStderr}
 	cmd.Stdout, cmd.Stderr = out, errOut
-	err := cmd.Run()
+	err := runGroup(cmd) // a timeout ends git's filters too
+
 	if out.over {
 		return out.buf.Bytes(), &GitError{Args: args, Stderr: fmt.Sprintf("more than %d bytes of output; stopped", limit), Err: errTooLong}
 	}

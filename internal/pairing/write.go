@@ -37,8 +37,9 @@ var ops = fileOps{
 // flushes it to disk, reads it back and compares, renames it over path, then
 // flushes the folder so the rename itself survives a power cut, and reads path
 // back once more. On any failure before the rename the temporary file is removed
-// and path is untouched. A process killed or interrupted (no signal is caught:
-// the rename is what makes the new record, so stopping anywhere leaves the old
+// and path is untouched. A process killed or interrupted (no signal is caught
+// but while git runs, and then it is forwarded to git and raised again at once: the
+// rename is what makes the new record, so stopping anywhere leaves the old
 // one or the new one whole) leaves at most the temporary file, which the next
 // run removes (RemoveStaleTemps).
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {

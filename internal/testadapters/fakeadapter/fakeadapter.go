@@ -6,9 +6,15 @@
 //	exit-early       exit 1 before reading anything
 //	bad-protocol     answer hello with protocol 2 (-protocol JSON: with that JSON value)
 //	hang-hello       never answer hello
+//	huge-hello       fail hello with a message of -size bytes
+//	huge-protocol    answer hello with a protocol that is a string of -size bytes
 //	hostile-text     a hello name and version, and error messages for every op, holding
 //	                 escape sequences, CR, LF and U+2028 that try to forge the verdict's line
 //	crash            exit 2 on receiving the op
+//	crash-refuse     exit 2 on receiving the op, creating -ready FILE; fail every hello while
+//	                 FILE exists (a restarted adapter that refuses its hello), serve the rest
+//	crash-hostile    exit 2 on receiving the op, its last stderr line holding ESC, BEL, a CSI
+//	                 sequence, U+202E (bidi override), U+2028, a quote and a backslash
 //	hang             never answer the op
 //	wrong-id         answer the op with another id
 //	two-lines        answer the op twice
@@ -17,6 +23,8 @@
 //	raw-surrogate    answer the op with a string holding a lone surrogate as raw bytes (ED A0 80)
 //	big-result       answer the op with a (wrong) string result of -size bytes
 //	hang-every       answer, but hang on every -every'th call of the op since the (re)start
+//	break-every      answer, but with a line that is not JSON on every -every'th call of the op
+//	                 since the (re)start
 //	huge-line        answer the op with a line 1 MiB longer than adapter.MaxLine
 //	endless-line     answer the op with a line past adapter.MaxLine that never ends (then hang)
 //	huge-number      answer the op with the result 1e400, a number no double holds
@@ -24,6 +32,7 @@
 //	stdout-log       write a log line ("ready\x1b[2J") to stdout after each hello's answer
 //	stdout-once      write one log line to stdout before the op's answer, once per run (-ready FILE marks it)
 //	ignore-eof       keep running after stdin closes
+//	stdout-at-eof    write a line ("bye\x1b[2J") to stdout when stdin closes, then exit
 //	wrong-result     answer uri.encode with a URI one character too long
 //	wrong-code       answer uri.decode failures with SESSION_REFERENCE_INVALID_CONFIG
 //	unsupported      answer every op but hello and uri.* with ADAPTER_UNSUPPORTED
@@ -65,8 +74,8 @@ func Main() {
 	child := flags.Bool("child", false, "start a sleeping grandchild")
 	escape := flags.String("escape", "", "start a helper outside the process group, its pid appended here")
 	ready := flags.String("ready", "", "create this file when a fault first applies")
-	size := flags.Int("size", 20_000_000, "bytes of a big-result answer")
-	every := flags.Int("every", 2, "hang-every: hang on every Nth call")
+	size := flags.Int("size", 20_000_000, "bytes of a big-result, huge-hello or huge-protocol answer")
+	every := flags.Int("every", 2, "hang-every, break-every: the fault on every Nth call")
 	proto := flags.String("protocol", "2", "bad-protocol: the hello's protocol, as JSON")
 	swap := flags.String("swap", "", "PATH=TARGET: replace PATH with a link to TARGET (a FIFO for \"fifo\")")
 	flags.Parse(os.Args[1:])
@@ -133,6 +142,9 @@ func Main() {
 			if *mode == "ignore-eof" {
 				time.Sleep(time.Hour)
 			}
+			if *mode == "stdout-at-eof" {
+				emit("bye\x1b[2J")
+			}
 			return
 		}
 		req, perr := protocol.ParseRequest(strings.TrimRight(line, "\r\n"))
@@ -159,6 +171,21 @@ func Main() {
 			emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":%s,"name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, *proto))
 			continue
 		}
+		if req.Op == protocol.OpHello && *mode == "crash-refuse" {
+			if _, err := os.Stat(*ready); err == nil {
+				emit(fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"ADAPTER_INTERNAL","message":"not ready"}}`, req.ID))
+				continue
+			}
+		}
+		if req.Op == protocol.OpHello && (*mode == "huge-hello" || *mode == "huge-protocol") {
+			big := strings.Repeat("A", *size)
+			if *mode == "huge-hello" {
+				emit(fmt.Sprintf(`{"id":%d,"ok":false,"error":{"code":"ADAPTER_INTERNAL","message":"%s"}}`, req.ID, big))
+			} else {
+				emit(fmt.Sprintf(`{"id":%d,"ok":true,"result":{"protocol":"%s","name":"fake","version":"0","spec":"0.0.1-rc.1","features":[]}}`, req.ID, big))
+			}
+			continue
+		}
 		if req.Op == protocol.OpHello && *mode == "hang-hello" {
 			signalReady()
 			time.Sleep(time.Hour)
@@ -178,6 +205,12 @@ func Main() {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on", req.Op)
 				os.Exit(2)
+			case "crash-refuse":
+				signalReady()
+				os.Exit(2)
+			case "crash-hostile":
+				fmt.Fprintln(os.Stderr, "fakeadapter: crashing on "+req.Op+" \x1b[31mred\x07 \u202eevil\u2028 \"q\" \\n")
+				os.Exit(2)
 			case "stdout-once":
 				if _, err := os.Stat(*ready); err != nil {
 					signalReady()
@@ -190,6 +223,11 @@ func Main() {
 				if calls%*every == 0 {
 					signalReady()
 					time.Sleep(time.Hour)
+				}
+			case "break-every":
+				if calls%*every == 0 {
+					emit(`{"id":` + fmt.Sprint(req.ID) + `,"ok":true,"result":`)
+					continue
 				}
 			case "raw-surrogate":
 				emit(fmt.Sprintf("{\"id\":%d,\"ok\":true,\"result\":\"a\xed\xa0\x80b\"}", req.ID))
