@@ -233,6 +233,9 @@ func (f *diffFlags) run(c *call) int {
 			if o.Unsupported > 0 {
 				extra = fmt.Sprintf(" (%d more answered ADAPTER_UNSUPPORTED, not compared)", o.Unsupported)
 			}
+			if o.NeedLoneSurrogates > 0 {
+				extra += fmt.Sprintf(" (%d more need lone surrogates, not compared: run without them)", o.NeedLoneSurrogates)
+			}
 			fmt.Fprintf(stdout, "%-15s %s, no difference in %s%s\n", o.Op, diffCounts(o), diffRound(o.Elapsed), extra)
 		}
 		diffUnsupported(stdout, o)
@@ -454,6 +457,7 @@ type diffJSONOp struct {
 	Requests         int             `json:"requests"`
 	Shrinks          int             `json:"shrinks,omitempty"`
 	Unsupported      int             `json:"unsupported,omitempty"`
+	NeedLone         int             `json:"needLoneSurrogates,omitempty"`
 	NotCovered       string          `json:"notCovered,omitempty"`
 	Transport        string          `json:"transport,omitempty"`
 	TransportRequest json.RawMessage `json:"transportRequest,omitempty"`
@@ -474,7 +478,7 @@ type diffJSONDiff struct {
 }
 
 func diffDocOp(o differential.OpResult) diffJSONOp {
-	op := diffJSONOp{Op: o.Op, Corpus: o.Corpus, Requests: o.Requests, Shrinks: o.Shrinks, Unsupported: o.Unsupported,
+	op := diffJSONOp{Op: o.Op, Corpus: o.Corpus, Requests: o.Requests, Shrinks: o.Shrinks, Unsupported: o.Unsupported, NeedLone: o.NeedLoneSurrogates,
 		NotCovered: o.NotCovered, Transport: o.Transport, TransportRequest: rawJSON([]byte(o.TransportRequest)), ElapsedNs: int64(o.Elapsed)}
 	if d := o.Difference; d != nil {
 		la, _ := d.A.Line()

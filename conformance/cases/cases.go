@@ -488,31 +488,10 @@ func (f File) Features(c Case) []string {
 	if f.Op == protocol.OpHostSend {
 		add(protocol.FeatureHost)
 	}
-	if hasLoneSurrogate(c.Args) || hasLoneSurrogate(c.Want.Result) || hasLoneSurrogate(c.Want.Reads) {
+	if wire.HasLoneSurrogate(c.Args) || wire.HasLoneSurrogate(c.Want.Result) || wire.HasLoneSurrogate(c.Want.Reads) {
 		add(protocol.FeatureLoneSurrogates)
 	}
 	return need
-}
-
-func hasLoneSurrogate(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return !wire.WellFormed(x)
-	case []any:
-		for _, e := range x {
-			if hasLoneSurrogate(e) {
-				return true
-			}
-		}
-	case *wire.Object:
-		for _, k := range x.Keys() {
-			e, _ := x.Get(k)
-			if !wire.WellFormed(k) || hasLoneSurrogate(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // NormalizeProfile returns the release a profile option names (protocol.ParseProfile): ""

@@ -151,7 +151,7 @@ func (b *bridge) handle(ctx context.Context, req protocol.Request) (any, error) 
 	if req.Op == protocol.OpWorldDefine {
 		return b.define(req)
 	}
-	if !b.lone && hasLoneSurrogate(req.Args) {
+	if !b.lone && wire.HasLoneSurrogate(req.Args) {
 		return nil, cannot("the request holds a lone surrogate, and the port does not declare goport.FeatureLoneSurrogates")
 	}
 	args := reader{req}
@@ -648,27 +648,4 @@ func kind(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// hasLoneSurrogate reports whether a string in v (keys included) holds a lone surrogate,
-// which jsjson decodes to its WTF-8 bytes ED A0..BF xx.
-func hasLoneSurrogate(v any) bool {
-	switch x := v.(type) {
-	case string:
-		for i := 0; i+1 < len(x); i++ {
-			if x[i] == 0xED && x[i+1] >= 0xA0 && x[i+1] <= 0xBF {
-				return true
-			}
-		}
-	case []any:
-		return slices.ContainsFunc(x, hasLoneSurrogate)
-	case *wire.Object:
-		for _, k := range x.Keys() {
-			e, _ := x.Get(k)
-			if hasLoneSurrogate(k) || hasLoneSurrogate(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -85,7 +85,11 @@ func mentionFragment(t *rapid.T, o Options) string {
 		if rapid.IntRange(0, 2).Draw(t, "frag.bad?") > 0 {
 			return "plain "
 		}
-		bad := contract.URIOf(rapid.SampledFrom(nonCanonicalJSON).Draw(t, "frag.json"))
+		pool := nonCanonicalJSON
+		if !o.LoneSurrogates {
+			pool = wellFormedNonCanonicalJSON
+		}
+		bad := contract.URIOf(rapid.SampledFrom(pool).Draw(t, "frag.json"))
 		switch rapid.IntRange(0, 3).Draw(t, "frag.badKind") {
 		case 0:
 			return "@[bad](" + bad + ")"

@@ -96,6 +96,30 @@ func WellFormed(s string) bool {
 	return utf8.ValidString(Normalize(s)) && !hasBadByte(s)
 }
 
+// HasLoneSurrogate reports whether a string of the JSON value v, an object's keys included,
+// is not WellFormed: a value only an adapter declaring the lone-surrogates feature is sent
+// or expected to answer.
+func HasLoneSurrogate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return !WellFormed(x)
+	case []any:
+		for _, e := range x {
+			if HasLoneSurrogate(e) {
+				return true
+			}
+		}
+	case *Object:
+		for _, k := range x.Keys() {
+			e, _ := x.Get(k)
+			if !WellFormed(k) || HasLoneSurrogate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func hasBadByte(s string) bool {
 	for len(s) > 0 {
 		r, n := DecodeRune(s)
