@@ -57,6 +57,7 @@ func generated() []gfile {
 	files = append(files, keyOrderFiles()...)
 	files = append(files, narrowUnitFiles()...)
 	files = append(files, infinityFiles()...)
+	files = append(files, perlFiles()...)
 	return append(files, trapFiles()...)
 }
 
