@@ -1,6 +1,9 @@
 package cases_test
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 )
 
@@ -68,7 +71,41 @@ func perlFiles() []gfile {
 		c("label-zero", "SR-MENTION-4", o("text", "@[0](dsh-session:ImEi)")).trap("TRAP-TYPE-FALSY-STRING"),
 		c("id-zero-bare", "SR-MENTION-4", o("text", "0 "+enc("0")+" 0")).trap("TRAP-TYPE-FALSY-STRING"),
 	}}
-	return []gfile{prepare, candidates, format, parse, loneSurrogateHost()}
+	return append([]gfile{prepare, candidates, format, parse, loneSurrogateHost()}, noncharacterFiles()...)
+}
+
+// Noncharacters (TRAP-STR-UTF8-DECODE): U+FDD0–U+FDEF and the last two code points of every
+// plane are valid scalar values that TextDecoder and Buffer keep; Perl's strict UTF-8 codec,
+// Encode::decode('UTF-8', …) (and encode), makes each one U+FFFD (utf8::decode keeps them).
+// Found by the Perl port: decoding the kept head and tail of a truncation so passed every
+// check and diff, since no truncated text held a noncharacter; decoding the URI payload so
+// failed only a rapid property (uri/round-trip, by chance of its seed) and diff, since no
+// fixed decode or parse case held one (uri.encode's did, for the encoder).
+func noncharacterFiles() []gfile {
+	nonchars := []struct{ name, s string }{
+		{"u-ffff", "\uffff"}, {"u-fffe", "\ufffe"}, {"u-fdd0", "\ufdd0"}, {"u-fdef", "\ufdef"},
+		{"u-1fffe", "\U0001fffe"}, {"u-10ffff", "\U0010ffff"}, {"between-letters", "a\uffffb\ufdd0c"},
+	}
+	var dec, enc2, parse []gcase
+	for _, n := range nonchars {
+		dec = append(dec, c("id-"+n.name+"-decodes", "SR-URI-2 SR-URI-3", o("uri", enc(n.s))).trap("TRAP-STR-UTF8-DECODE"))
+		enc2 = append(enc2, c("id-"+n.name+"-kept", "SR-URI-1", o("sessionId", n.s)).trap("TRAP-STR-UTF8-DECODE"))
+		parse = append(parse, c("markdown-id-"+n.name, "SR-MENTION-4", o("text", "see @[x]("+enc(n.s)+") and "+enc(n.s+"z"))).trap("TRAP-STR-UTF8-DECODE"))
+	}
+	fixed := fixedSize("s", "s", "user")
+	text := strings.Repeat("\uffff", 12) + strings.Repeat("\ufdd0", 4) + strings.Repeat("m", 30) + strings.Repeat("\U0010ffff", 4) + strings.Repeat("\ufffe", 12)
+	var prep []gcase
+	for _, extra := range []int{40, 48, 56, 64, 72, 80} {
+		prep = append(prep, c(fmt.Sprintf("head-and-tail-keep-noncharacters-budget-plus-%d", extra), "SR-RET-7 SR-RET-9",
+			o("world", world(sess("s", events(userMsg(text)))), "agent", agent("me"), "content", "x",
+				"references", refs(ref("s")), "config", o("maxReferenceBytes", fixed+extra))).trap("TRAP-STR-UTF8-DECODE"))
+	}
+	return []gfile{
+		{"traps-noncharacter-uri-decode.yaml", protocol.OpURIDecode, dec},
+		{"traps-noncharacter-uri-encode.yaml", protocol.OpURIEncode, enc2},
+		{"traps-noncharacter-mention-parse.yaml", protocol.OpMentionParse, parse},
+		{"traps-noncharacter-prepare.yaml", protocol.OpPrepare, prep},
+	}
 }
 
 // A URI whose id is a lone surrogate decodes (SR-STR-1, SR-URI-2): JSON.parse reads

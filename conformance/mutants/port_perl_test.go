@@ -17,6 +17,8 @@ func perlMutants() []mutant {
 	return []mutant{
 		{name: "perl/falsy-zero-text", mistake: "projection keeps a message `if $text` (Perl's truth test): a message whose text is \"0\" is skipped as empty", handler: &perlFalsyText{}},
 		{name: "perl/json-pp-lone-surrogate", mistake: "the URI payload parsed with JSON::PP, which dies on a lone surrogate's escape (\"\\ud800\"): without the lone-surrogates feature, uri.decode and mention.parse answer such a URI ADAPTER_UNSUPPORTED, and host.send fails with SESSION_REFERENCE_INVALID_REFERENCE", handler: &perlJSONPPSurrogate{}},
+		knob("perl/strict-utf8-decode-uri", "the URI payload decoded with Encode::decode('UTF-8', …), which makes every noncharacter (U+FFFF, U+FDD0, U+10FFFF …) U+FFFD: an id holding one never decodes", knobs{strictNoncharURI: true}),
+		knob("perl/strict-utf8-decode-retain", "the kept head and tail of a truncation decoded with Encode::decode('UTF-8', …): their noncharacters come back as U+FFFD", knobs{strictNoncharRetain: true}),
 		{name: "perl/falsy-zero-query", mistake: "the candidate filter runs `if ($needle)` (Perl's truth test): the query \"0\" is taken for no query", handler: &perlFalsyQuery{}},
 	}
 }

@@ -71,6 +71,11 @@ type knobs struct {
 	// found by certifying a TypeScript port written from the spec (gen_noticecount_test.go)
 	groupedCount bool // the omission notice's count written with digit grouping ("4,900")
 
+	// found by certifying a Perl port written from the spec (gen_perl_test.go): Encode's strict
+	// UTF-8 decode makes every noncharacter U+FFFD
+	strictNoncharURI    bool // the URI payload decoded so: an id holding one never decodes
+	strictNoncharRetain bool // the kept head and tail decoded so
+
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default
 	trap trapKnobs
