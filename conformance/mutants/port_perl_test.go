@@ -3,6 +3,7 @@ package mutants
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
@@ -19,6 +20,7 @@ func perlMutants() []mutant {
 		{name: "perl/json-pp-lone-surrogate", mistake: "the URI payload parsed with JSON::PP, which dies on a lone surrogate's escape (\"\\ud800\"): without the lone-surrogates feature, uri.decode and mention.parse answer such a URI ADAPTER_UNSUPPORTED, and host.send fails with SESSION_REFERENCE_INVALID_REFERENCE", handler: &perlJSONPPSurrogate{}},
 		knob("perl/strict-utf8-decode-uri", "the URI payload decoded with Encode::decode('UTF-8', …), which makes every noncharacter (U+FFFF, U+FDD0, U+10FFFF …) U+FFFD: an id holding one never decodes", knobs{strictNoncharURI: true}),
 		knob("perl/strict-utf8-decode-retain", "the kept head and tail of a truncation decoded with Encode::decode('UTF-8', …): their noncharacters come back as U+FFFD", knobs{strictNoncharRetain: true}),
+		{name: "perl/chomp-text", mistake: "the text to parse read with `chomp`: one trailing \"\\n\" is dropped from the parsed text and from the message a host delivers", handler: &perlChomp{}},
 		{name: "perl/falsy-zero-query", mistake: "the candidate filter runs `if ($needle)` (Perl's truth test): the query \"0\" is taken for no query", handler: &perlFalsyQuery{}},
 	}
 }
@@ -116,4 +118,20 @@ func (h *perlJSONPPSurrogate) Handle(ctx context.Context, req protocol.Request) 
 func isLoneString(v any) bool {
 	s, ok := v.(string)
 	return ok && !jsstring.WellFormed(s)
+}
+
+// perlChomp is a Perl port that runs `chomp $text` before it parses mentions
+// (gen_perl_test.go, TRAP-STR-TRIM): one trailing "\n" is dropped, in mention.parse and in
+// the text host.send parses and delivers.
+type perlChomp struct{ refadapter.Reference }
+
+func (h *perlChomp) Handle(ctx context.Context, req protocol.Request) protocol.Response {
+	if req.Op == protocol.OpMentionParse || req.Op == protocol.OpHostSend {
+		if t, ok := req.Args.Get("text"); ok {
+			if s, isString := t.(string); isString && strings.HasSuffix(s, "\n") {
+				req = withArg(req, "text", strings.TrimSuffix(s, "\n")) // MUTANT: chomp
+			}
+		}
+	}
+	return h.Reference.Handle(ctx, req)
 }
