@@ -58,6 +58,7 @@ func generated() []gfile {
 	files = append(files, narrowUnitFiles()...)
 	files = append(files, infinityFiles()...)
 	files = append(files, phpFiles()...)
+	files = append(files, perlFiles()...)
 	return append(files, trapFiles()...)
 }
 

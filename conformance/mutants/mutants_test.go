@@ -120,7 +120,7 @@ func allMutants() []mutant {
 		knob("retention/blank-messages-skipped", `a message whose text is blank (strings.TrimSpace(text) == "") skipped as empty`, knobs{blankSkipped: true}),
 		knob("retention/longest-by-runes", "the message cut first chosen by utf8.RuneCountInString, not UTF-8 bytes", knobs{longestByRunes: true}),
 		knob("retention/notice-grouped-count", `the omission notice's count written with digit grouping ("omitted 4,900 UTF-8 bytes", as toLocaleString, "{0:N0}" or f"{n:,}" write it)`, knobs{groupedCount: true}),
-	}, slices.Concat(trapMutants(), unionMutants(), rubyMutants(), tsMutants(), keyOrderMutants(), pythonMutants(), phpMutants())...)
+	}, slices.Concat(trapMutants(), unionMutants(), rubyMutants(), tsMutants(), keyOrderMutants(), pythonMutants(), phpMutants(), perlMutants())...)
 }
 
 // seeds are the fixed rapid seeds every mutant is certified with.

@@ -21,15 +21,19 @@ func (h *blankSkipped) Handle(ctx context.Context, req protocol.Request) protoco
 	case protocol.OpPrepare, protocol.OpHostSend, protocol.OpWorldDefine:
 		if w, ok := req.Args.Get("world"); ok {
 			if wo, isObj := w.(*wire.Object); isObj && wo != nil && wo.Has("sessions") {
-				req = withArg(req, "world", withoutBlankMessages(wo))
+				req = withArg(req, "world", withoutMessages(wo, isBlank))
 			}
 		}
 	}
 	return h.Reference.Handle(ctx, req)
 }
 
-// withoutBlankMessages is a copy of world whose messages with a blank text have no content.
-func withoutBlankMessages(world *wire.Object) *wire.Object {
+// isBlank: `!text.trim()` for a non-empty text, all JavaScript whitespace.
+func isBlank(text string) bool { return strings.TrimFunc(text, jsstring.IsSpace) == "" }
+
+// withoutMessages is a copy of world whose non-empty messages whose text skip holds have no
+// content, so the reference skips them.
+func withoutMessages(world *wire.Object, skip func(string) bool) *wire.Object {
 	sessions, _ := world.Get("sessions")
 	list, ok := sessions.([]any)
 	if !ok {
@@ -54,22 +58,16 @@ func withoutBlankMessages(world *wire.Object) *wire.Object {
 		}
 		nel := make([]any, len(el))
 		for j, e := range el {
-			nel[j] = blankEmptied(e)
+			nel[j] = emptiedWhen(e, skip)
 		}
 		out[i] = copyWith(so, "surface", copyWith(sf, "events", nel))
 	}
 	return copyWith(world, "sessions", out)
 }
 
-// blankEmptied returns e with an empty content when it is a message whose text is non-empty
-// but all JavaScript whitespace, and e itself otherwise.
-func blankEmptied(e any) any {
-	return blankEmptiedWhen(e, func(text string) bool { return text != "" && strings.TrimFunc(text, jsstring.IsSpace) == "" })
-}
-
-// blankEmptiedWhen returns e with an empty content when it is a message whose text a port
-// takes as empty (skip), and e itself otherwise.
-func blankEmptiedWhen(e any, skip func(text string) bool) any {
+// emptiedWhen returns e with an empty content when it is a message whose text is non-empty
+// and skip holds for it, and e itself otherwise.
+func emptiedWhen(e any, skip func(string) bool) any {
 	eo, isObj := e.(*wire.Object)
 	if !isObj || eo == nil {
 		return e
@@ -107,10 +105,10 @@ func blankEmptiedWhen(e any, skip func(text string) bool) any {
 		}
 	}
 	text := strings.Join(texts, "\n")
-	if !skip(text) {
+	if text == "" || !skip(text) {
 		return e
 	}
-	emptied := copyWith(holder, "content", []any{}) // MUTANT: the port skips it as empty
+	emptied := copyWith(holder, "content", []any{}) // MUTANT: the port's emptiness test skips it
 	if typ == "assistant/message" {
 		return copyWith(eo, "data", copyWith(do, "message", emptied))
 	}

@@ -271,7 +271,7 @@ func mapEvents(world *wire.Object, f func(*wire.Object) any) *wire.Object {
 // phpZeroTextEmptied empties the content of a message whose text is "0", which a port that
 // keeps a message when if ($text) skips (gen_php_test.go, TRAP-TYPE-FALSY-STRING).
 func phpZeroTextEmptied(e *wire.Object) any {
-	emptied := blankEmptiedWhen(e, func(text string) bool { return text == "0" })
+	emptied := emptiedWhen(e, func(text string) bool { return text == "0" })
 	return emptied
 }
 

@@ -206,6 +206,9 @@ func (s *portService) headTail(enc []byte, head, tail int) (string, int) {
 		// .NET's Encoding.UTF8.GetString): a split character becomes U+FFFD
 		h, t = strings.ToValidUTF8(h, "\uFFFD"), strings.ToValidUTF8(t, "\uFFFD")
 	}
+	if s.p.k.strictNoncharRetain {
+		h, t = strings.Map(replaceNonchar, h), strings.Map(replaceNonchar, t) // MUTANT: Encode::decode('UTF-8', …)
+	}
 	if s.p.k.trap.stripAllBOMs {
 		h, t = strings.TrimLeft(h, "\uFEFF"), strings.TrimLeft(t, "\uFEFF") // MUTANT: every leading BOM
 	}

@@ -73,6 +73,10 @@ type knobs struct {
 
 	// found by certifying variants of a PHP port written from the spec (gen_php_test.go)
 	stripslashes bool // Markdown labels unescaped with PHP's stripslashes: "\\0" becomes NUL
+	// found by certifying a Perl port written from the spec (gen_perl_test.go): Encode's strict
+	// UTF-8 decode makes every noncharacter U+FFFD
+	strictNoncharURI    bool // the URI payload decoded so: an id holding one never decodes
+	strictNoncharRetain bool // the kept head and tail decoded so
 
 	// language defaults (traps_test.go): each replaces one primitive with what a language's
 	// standard library does by default

@@ -80,6 +80,9 @@ func (p port) decodeURI(u string) (string, error) {
 		return bad()
 	}
 	text := string(raw)
+	if p.k.strictNoncharURI {
+		text = strings.Map(replaceNonchar, text) // MUTANT: Encode::decode('UTF-8', …) is strict about noncharacters
+	}
 	if f := p.k.trap.jsonLimit; f != nil {
 		if msg, hit := f(text); hit {
 			return "", &errcode.TypeError{Msg: msg} // MUTANT: the parser's limit error escapes unmapped (no contract code)
@@ -111,4 +114,14 @@ func (p port) decodeURI(u string) (string, error) {
 		}
 	}
 	return id, nil
+}
+
+// replaceNonchar is what Perl's strict UTF-8 decoder (Encode::decode('UTF-8', …)) makes of a
+// code point: a noncharacter (U+FDD0–U+FDEF, and the last two code points of every plane)
+// becomes U+FFFD.
+func replaceNonchar(r rune) rune {
+	if r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE {
+		return '\uFFFD'
+	}
+	return r
 }

@@ -81,7 +81,7 @@ func splitRow(line string) (tableRow, bool) {
 var rowLanguages = map[string][]string{
 	"Python": {"python"}, "Go": {"go"}, "Rust": {"rust"},
 	"Java/Kotlin": {"java", "kotlin"}, "Java": {"java"}, "Kotlin": {"kotlin"},
-	"C#/.NET": {"csharp"}, "Swift": {"swift"}, "Ruby": {"ruby"}, "PHP": {"php"},
+	"C#/.NET": {"csharp"}, "Swift": {"swift"}, "Ruby": {"ruby"}, "PHP": {"php"}, "Perl": {"perl"},
 	"C++": {"cpp"}, "C++ (std)": {"cpp"}, "C++ (ICU)": {"cpp"},
 	"JavaScript": {"javascript", "typescript"}, "JavaScript itself": {"javascript", "typescript"},
 	"all": protocol.Languages,
