@@ -34,35 +34,7 @@ func isBlank(text string) bool { return strings.TrimFunc(text, jsstring.IsSpace)
 // withoutMessages is a copy of world whose non-empty messages whose text skip holds have no
 // content, so the reference skips them.
 func withoutMessages(world *wire.Object, skip func(string) bool) *wire.Object {
-	sessions, _ := world.Get("sessions")
-	list, ok := sessions.([]any)
-	if !ok {
-		return world
-	}
-	out := make([]any, len(list))
-	for i, s := range list {
-		out[i] = s
-		so, isObj := s.(*wire.Object)
-		if !isObj || so == nil {
-			continue
-		}
-		surf, _ := so.Get("surface")
-		sf, isObj := surf.(*wire.Object)
-		if !isObj || sf == nil {
-			continue
-		}
-		evs, _ := sf.Get("events")
-		el, isList := evs.([]any)
-		if !isList {
-			continue
-		}
-		nel := make([]any, len(el))
-		for j, e := range el {
-			nel[j] = emptiedWhen(e, skip)
-		}
-		out[i] = copyWith(so, "surface", copyWith(sf, "events", nel))
-	}
-	return copyWith(world, "sessions", out)
+	return mapEvents(world, func(e *wire.Object) any { return emptiedWhen(e, skip) })
 }
 
 // emptiedWhen returns e with an empty content when it is a message whose text is non-empty
