@@ -145,48 +145,18 @@ func stringDataWithSource(w any) any {
 	if !ok {
 		return w
 	}
-	sessions, _ := root.Get("sessions")
-	list, ok := sessions.([]any)
-	if !ok {
-		return w
-	}
-	newSessions := make([]any, len(list))
-	for i, s := range list {
-		newSessions[i] = s
-		so, ok := s.(*wire.Object)
-		if !ok {
-			continue
+	return mapEvents(root, func(eo *wire.Object) any {
+		typ, _ := eo.Get("type")
+		d, _ := eo.Get("data")
+		ds, isString := d.(string)
+		if typ != "user/message" || !isString {
+			return eo
 		}
-		sf, _ := so.Get("surface")
-		sfo, ok := sf.(*wire.Object)
-		if !ok {
-			continue
+		if src, ok := rubyIndex(ds, "source"); ok {
+			return copyWith(eo, "data", wire.NewObject().Set("source", src)) // MUTANT
 		}
-		evs, _ := sfo.Get("events")
-		el, ok := evs.([]any)
-		if !ok {
-			continue
-		}
-		newEvents := make([]any, len(el))
-		for j, ev := range el {
-			newEvents[j] = ev
-			eo, ok := ev.(*wire.Object)
-			if !ok {
-				continue
-			}
-			typ, _ := eo.Get("type")
-			d, _ := eo.Get("data")
-			ds, isString := d.(string)
-			if typ != "user/message" || !isString {
-				continue
-			}
-			if src, ok := rubyIndex(ds, "source"); ok {
-				newEvents[j] = copyObject(eo).Set("data", wire.NewObject().Set("source", src)) // MUTANT
-			}
-		}
-		newSessions[i] = copyObject(so).Set("surface", copyObject(sfo).Set("events", newEvents))
-	}
-	return copyObject(root).Set("sessions", newSessions)
+		return eo
+	})
 }
 
 func copyObject(o *wire.Object) *wire.Object {
