@@ -27,7 +27,9 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/report"
 	"github.com/sessionref-kit/sessionref-kit/conformance/result"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
+	"github.com/sessionref-kit/sessionref-kit/internal/sweep"
 	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
+	"github.com/sessionref-kit/sessionref-kit/internal/testpar"
 )
 
 var fakeAdapter string // absolute path of the command "fakeadapter" (see TestMain)
@@ -48,9 +50,7 @@ func (r runTests) Run() int {
 	// Many of these tests mostly wait (for an adapter's timeouts, grace periods, restarts,
 	// a hung call cancelled): unless -parallel says otherwise, run more of them side by side
 	// than there are processors, so that a waiting test does not hold back one that computes.
-	if !flagSet("test.parallel") {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
+	testpar.Widen(4)
 	path, err := testadapters.Path("fakeadapter")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -65,13 +65,6 @@ func (r runTests) Run() int {
 		code = 1
 	}
 	return code
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // noGoroutinesLeft waits until at most before goroutines run; if some remain after 5 s, it
@@ -204,6 +197,11 @@ func TestHostileAdapters(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[1:], "_"), func(t *testing.T) {
 			t.Parallel()
+			if tt.args[1] == "endless-line" {
+				// Two lines of 64 MiB through a pipe, 1.4 s of CPU: the limit itself is
+				// package adapter's (readline_test.go, at 100 bytes).
+				sweep.Skip(t, "an adapter writing an endless line")
+			}
 			if tt.args[1] == "huge-line" && !*hugeLine {
 				// 64 MiB through a pipe costs seconds of CPU; endless-line, in go test, shows
 				// the same limit read no further than needed.

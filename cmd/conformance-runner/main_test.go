@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/sessionref-kit/sessionref-kit/internal/sweep"
 	"github.com/sessionref-kit/sessionref-kit/internal/testadapters"
+	"github.com/sessionref-kit/sessionref-kit/internal/testpar"
 )
 
 // TestMain makes this test binary a multi-call one: started as conformance-runner, or as
@@ -35,17 +35,8 @@ func (r runTests) Run() int {
 	// Many of these tests wait on an adapter (its timeouts, a hang, a signal): unless
 	// -parallel says otherwise, run more side by side than there are processors, so that a
 	// waiting test does not hold back one that computes.
-	if !flagSet("test.parallel") {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
+	testpar.Widen(4)
 	return r.m.Run()
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // tool is the absolute path of the command name of TestMain (testadapters.Path).
@@ -61,6 +52,14 @@ func tool(t *testing.T, name string) string {
 // TestScripts runs testdata/script/*.txtar: the real main, with the fake adapter on $PATH.
 func TestScripts(t *testing.T) { runScripts(t, "testdata/script") }
 
+// TestSweepScripts runs the scripts whose runs mostly wait on a hostile adapter (its
+// timeouts, the run's deadline, its restarts): the command line's side of what package
+// conformance's TestHostileAdapters and TestTimeBudget check in go test ./... .
+func TestSweepScripts(t *testing.T) {
+	sweep.Skip(t, "the budget and hostile-adapter scripts of testdata/sweep")
+	runScripts(t, "testdata/sweep")
+}
+
 // runScripts runs the testscripts in dir, with the commands of TestMain on $PATH.
 //
 // A script runs the command two ways: "exec conformance-runner ARGS" in a process of its
@@ -71,7 +70,7 @@ func TestScripts(t *testing.T) { runScripts(t, "testdata/script") }
 // The script tests are parallel: they run once the tests that are not have ended
 // (TestSignalsEndTheRun signals the whole process, TestExitCodes runs run in this process's
 // working directory), side by side, so that the wait of the scripts on a hung adapter
-// (budget, hostile: seconds of timeouts) is shared by both tests' scripts.
+// (budget, hostile: seconds of timeouts) is shared by the tests' scripts.
 func runScripts(t *testing.T, dir string) {
 	// Absolute, before the test pauses: runnerCmd changes the working directory while
 	// scripts run side by side.

@@ -16,6 +16,7 @@ import (
 	"github.com/sessionref-kit/sessionref-kit/conformance/steps"
 	"github.com/sessionref-kit/sessionref-kit/conformance/wire"
 	"github.com/sessionref-kit/sessionref-kit/features"
+	"github.com/sessionref-kit/sessionref-kit/internal/sweep"
 )
 
 func run(t *testing.T, h adapter.Handler, fsys any, opts steps.Options) []result.Case {
@@ -200,6 +201,7 @@ func TestProfileTags(t *testing.T) {
 // TestFeaturesUpstream runs the features against the published package (the node-upstream
 // adapter), which declares no host feature: host scenarios are not covered, all else passes.
 func TestFeaturesUpstream(t *testing.T) {
+	sweep.Skip(t, "the features against the published package")
 	t.Parallel() // mostly waiting for Node
 	dir, _ := filepath.Abs("../adapters/node-upstream")
 	for _, profile := range []string{"0.0.1-rc.1", "0.1.0-rc.8"} {
