@@ -2,6 +2,7 @@ package adapter_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -11,29 +12,46 @@ import (
 
 	"github.com/sessionref-kit/sessionref-kit/conformance/adapter"
 	"github.com/sessionref-kit/sessionref-kit/conformance/refadapter"
+	"github.com/sessionref-kit/sessionref-kit/internal/sweep"
 )
 
 // A request line over MaxLine gets a clear error and the server goes on: it neither buffers
 // the whole line nor exits.
 func TestServeRefusesOverlongLine(t *testing.T) {
-	var in bytes.Buffer
-	in.WriteString(`{"id":1,"op":"uri.encode","args":{"sessionId":"`)
-	in.WriteString(strings.Repeat("x", adapter.MaxLine))
-	in.WriteString("\"}}\n")
-	in.WriteString(`{"id":2,"op":"uri.encode","args":{"sessionId":"a"}}` + "\n")
-	var out bytes.Buffer
-	if err := adapter.Serve(context.Background(), &in, &out, &refadapter.Reference{}); err != nil {
-		t.Fatal(err)
+	// The behaviour at a bound of 1,000 bytes; the protocol's own 64 MiB, Serve's default, as
+	// a sweep (a 64 MiB line built and read is most of this package's CPU).
+	limits := []int{1000}
+	if sweep.On() {
+		limits = append(limits, 0)
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d response lines, want 2: %q", len(lines), out.String())
-	}
-	if !strings.Contains(lines[0], `"id":null`) || !strings.Contains(lines[0], "ADAPTER_PROTOCOL") || !strings.Contains(lines[0], "longer than") {
-		t.Errorf("overlong line answered %s", lines[0])
-	}
-	if !strings.Contains(lines[1], `"id":2,"ok":true,"result":"dsh-session:ImEi"`) {
-		t.Errorf("next request answered %s", lines[1])
+	for _, limit := range limits {
+		t.Run(fmt.Sprint(cmp.Or(limit, adapter.MaxLine)), func(t *testing.T) {
+			var in bytes.Buffer
+			in.WriteString(`{"id":1,"op":"uri.encode","args":{"sessionId":"`)
+			in.WriteString(strings.Repeat("x", cmp.Or(limit, adapter.MaxLine)))
+			in.WriteString("\"}}\n")
+			in.WriteString(`{"id":2,"op":"uri.encode","args":{"sessionId":"a"}}` + "\n")
+			var out bytes.Buffer
+			serve := func() error { return adapter.Serve(context.Background(), &in, &out, &refadapter.Reference{}) }
+			if limit > 0 {
+				serve = func() error {
+					return adapter.ServeWith(context.Background(), &in, &out, &refadapter.Reference{}, adapter.ServeOptions{MaxRequest: limit})
+				}
+			}
+			if err := serve(); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("%d response lines, want 2: %.300q", len(lines), out.String())
+			}
+			if !strings.Contains(lines[0], `"id":null`) || !strings.Contains(lines[0], "ADAPTER_PROTOCOL") || !strings.Contains(lines[0], "longer than") {
+				t.Errorf("overlong line answered %s", lines[0])
+			}
+			if !strings.Contains(lines[1], `"id":2,"ok":true,"result":"dsh-session:ImEi"`) {
+				t.Errorf("next request answered %s", lines[1])
+			}
+		})
 	}
 }
 
