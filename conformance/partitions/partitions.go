@@ -3,6 +3,9 @@
 // empty, boundary, maximal, first / middle / last, the combinations the clause names), each
 // mapped to the checks (features and fixtures) that exercise it. A Stryker survivor is a
 // symptom of a missing partition; this list is where the cure is written down.
+//
+// Package conformance's TestEveryPartitionHasACheck checks the list against the runner's
+// checks.
 package partitions
 
 import (

@@ -1,19 +1,23 @@
-package partitions_test
+package conformance_test
 
 import (
 	"context"
-	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"slices"
 	"testing"
 
 	"github.com/sessionref-kit/sessionref-kit/conformance"
 	"github.com/sessionref-kit/sessionref-kit/conformance/cases"
 	"github.com/sessionref-kit/sessionref-kit/conformance/partitions"
+	"github.com/sessionref-kit/sessionref-kit/conformance/protocol"
 	"github.com/sessionref-kit/sessionref-kit/conformance/trace"
 	"github.com/sessionref-kit/sessionref-kit/features"
 	"github.com/sessionref-kit/sessionref-kit/fixtures"
 	"github.com/sessionref-kit/sessionref-kit/spec"
 )
+
+// The partitions of package partitions are checked here, against the runner's own list of
+// checks: a test of their own would link this package, and all it links, into one more test
+// binary for one test.
 
 // seedIndependent are the parts whose verdict no seed decides: a partition's check is one of
 // theirs, never a property.
