@@ -80,6 +80,23 @@ func TestReportPaths(t *testing.T) {
 		}
 	})
 
+	t.Run("dev-null-as-stdout", func(t *testing.T) {
+		// The same run with this process's stdout sent to the null device as well, as a
+		// shell's > /dev/null does: discarded reports, not two reports on stdout (exit 2).
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer null.Close()
+		stdout := os.Stdout
+		os.Stdout = null // the subtests of TestReportPaths run one at a time
+		code, stderr := runnerInProcess(t, io.Discard, append([]string{"--json", os.DevNull, "--html", os.DevNull}, small...)...)
+		os.Stdout = stdout
+		if code != 0 {
+			t.Fatalf("exit %d (%s)", code, stderr)
+		}
+	})
+
 	t.Run("fifo", func(t *testing.T) {
 		fifo := filepath.Join(dir, "report.fifo")
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {

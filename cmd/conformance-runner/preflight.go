@@ -111,13 +111,19 @@ type output struct {
 }
 
 // isStdout reports whether path names this process's stdout (/dev/stdout, a link to it, or
-// the file stdout is redirected to): such a report is written as "-" is.
+// the file stdout is redirected to): such a report is written as "-" is. The null device
+// never is, whatever stdout is: a report sent there is discarded, and --json /dev/null
+// --html /dev/null with stdout sent there too (a run kept for its exit code) is not two
+// reports on stdout.
 func isStdout(path string) bool {
 	if path == "" || path == "-" {
 		return false
 	}
 	st, err := os.Stat(path)
 	if err != nil {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(st, null) {
 		return false
 	}
 	out, err := os.Stdout.Stat()
