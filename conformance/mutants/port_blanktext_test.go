@@ -44,19 +44,8 @@ func emptiedWhen(e any, skip func(string) bool) any {
 	if !isObj || eo == nil {
 		return e
 	}
-	typ, _ := eo.Get("type")
-	data, _ := eo.Get("data")
-	do, isObj := data.(*wire.Object)
-	if !isObj || do == nil {
-		return e
-	}
-	holder := do // user/message: data.content
-	if typ == "assistant/message" {
-		m, _ := do.Get("message")
-		if holder, isObj = m.(*wire.Object); !isObj || holder == nil {
-			return e
-		}
-	} else if typ != "user/message" {
+	holder, ok := messageHolder(eo)
+	if !ok {
 		return e
 	}
 	content, _ := holder.Get("content")
@@ -80,11 +69,37 @@ func emptiedWhen(e any, skip func(string) bool) any {
 	if text == "" || !skip(text) {
 		return e
 	}
-	emptied := copyWith(holder, "content", []any{}) // MUTANT: the port's emptiness test skips it
-	if typ == "assistant/message" {
-		return copyWith(eo, "data", copyWith(do, "message", emptied))
+	return withHolder(eo, copyWith(holder, "content", []any{})) // MUTANT: the port's emptiness test skips it
+}
+
+// messageHolder is the object of a message event that holds its content: data for a
+// user/message, data.message for an assistant/message; ok is false for any other event.
+func messageHolder(e *wire.Object) (holder *wire.Object, ok bool) {
+	typ, _ := e.Get("type")
+	data, _ := e.Get("data")
+	do, isObj := data.(*wire.Object)
+	if !isObj || do == nil {
+		return nil, false
 	}
-	return copyWith(eo, "data", emptied)
+	switch typ {
+	case "user/message":
+		return do, true
+	case "assistant/message":
+		m, _ := do.Get("message")
+		holder, isObj = m.(*wire.Object)
+		return holder, isObj && holder != nil
+	}
+	return nil, false
+}
+
+// withHolder is a copy of the message event e (one messageHolder accepts) with holder in
+// place of the object that holds its content.
+func withHolder(e, holder *wire.Object) *wire.Object {
+	if typ, _ := e.Get("type"); typ == "assistant/message" {
+		data, _ := e.Get("data")
+		return copyWith(e, "data", copyWith(data.(*wire.Object), "message", holder))
+	}
+	return copyWith(e, "data", holder)
 }
 
 // copyWith is a copy of obj with obj[key] set to v (in place of the old value, or last).

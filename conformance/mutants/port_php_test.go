@@ -305,19 +305,8 @@ func phpFalsySourceNulled(e *wire.Object) any {
 // a user/message's source (when it is no checkpoint, which === decides), as PHP's == reads
 // them (gen_php_test.go, TRAP-STR-EQUALITY).
 func phpTrueAsString(e *wire.Object) any {
-	typ, _ := e.Get("type")
-	data, _ := e.Get("data")
-	do, isObj := data.(*wire.Object)
-	if !isObj || do == nil {
-		return e
-	}
-	holder := do
-	if typ == "assistant/message" {
-		m, _ := do.Get("message")
-		if holder, isObj = m.(*wire.Object); !isObj || holder == nil {
-			return e
-		}
-	} else if typ != "user/message" {
+	holder, ok := messageHolder(e)
+	if !ok {
 		return e
 	}
 	if content, _ := holder.Get("content"); content != nil {
@@ -334,7 +323,7 @@ func phpTrueAsString(e *wire.Object) any {
 			holder = copyWith(holder, "content", nb)
 		}
 	}
-	if typ == "user/message" {
+	if typ, _ := e.Get("type"); typ == "user/message" {
 		if src, _ := holder.Get("source"); src != nil {
 			if so, isObj := src.(*wire.Object); isObj && so != nil {
 				if k, _ := so.Get("kind"); k == true {
@@ -342,9 +331,8 @@ func phpTrueAsString(e *wire.Object) any {
 				}
 			}
 		}
-		return copyWith(e, "data", holder)
 	}
-	return copyWith(e, "data", copyWith(do, "message", holder))
+	return withHolder(e, holder)
 }
 
 // phpAssocCopy copies prepare's content as json_decode(json_encode($content), true) does
