@@ -152,8 +152,8 @@ func (u *upstreamSample) take(part, name string) bool {
 }
 
 // TestFixturesUpstream runs the fixtures against the published package (the node-upstream
-// adapter), for both releases it installs: a fixed sample of each file's cases, every case
-// with -upstream.all (.ci/run).
+// adapter), for both releases it installs: a sweep, a fixed sample of each file's cases with
+// SESSIONREF_SWEEPS=1, every case with -upstream.all (.ci/run).
 func TestFixturesUpstream(t *testing.T) {
 	if !*upstreamAll {
 		sweep.Skip(t, "the fixtures against the published package; every case with -upstream.all")
